@@ -1,0 +1,103 @@
+package dev.lockstep.test.kafka;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A KRaft cluster of several combined broker/controller nodes, each a separate OS
+ * process that a test can kill and restart. Three nodes run with replication factor 3
+ * and min ISR 2 for every topic, including the offsets and transaction state topics, so
+ * the cluster keeps accepting transactional writes with one node down.
+ */
+public final class KafkaClusterProcesses implements KafkaBroker {
+
+	private final Path baseDir;
+
+	private final List<KafkaBrokerProcess> nodes;
+
+	private KafkaClusterProcesses(Path baseDir, List<KafkaBrokerProcess> nodes) {
+		this.baseDir = baseDir;
+		this.nodes = nodes;
+	}
+
+	/**
+	 * Start a three-node cluster on ephemeral 127.0.0.1 ports and wait until every node
+	 * serves requests.
+	 * @return the running cluster
+	 */
+	public static KafkaClusterProcesses startThreeNodes() {
+		return start(3, Map.of(), KafkaBrokerProcess.DEFAULT_JVM_OPTIONS);
+	}
+
+	/**
+	 * Start a cluster and wait until every node serves requests.
+	 * @param size the number of nodes
+	 * @param overrides broker properties that win over the test defaults
+	 * @param jvmOptions options of each node's JVM
+	 * @return the running cluster
+	 */
+	public static KafkaClusterProcesses start(int size, Map<String, String> overrides, List<String> jvmOptions) {
+		Path baseDir = Directories.createTemp("lockstep-kafka-cluster-");
+		List<KafkaBrokerProcess> nodes = KRaftNodeConfig.newCluster(size, baseDir, overrides)
+			.stream()
+			.map((config) -> new KafkaBrokerProcess(config, jvmOptions, null))
+			.toList();
+		KafkaClusterProcesses cluster = new KafkaClusterProcesses(baseDir, nodes);
+		try {
+			// All voters must be up before any of them can elect a controller.
+			nodes.forEach(KafkaBrokerProcess::launch);
+			nodes.forEach((node) -> node.awaitReady(size));
+			return cluster;
+		}
+		catch (RuntimeException ex) {
+			cluster.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Return one node, to kill, pause or restart it.
+	 * @param nodeId the node id, from 1
+	 * @return the node
+	 */
+	public KafkaBrokerProcess node(int nodeId) {
+		return this.nodes.get(nodeId - 1);
+	}
+
+	/**
+	 * Return every node of the cluster.
+	 * @return the nodes, in node id order
+	 */
+	public List<KafkaBrokerProcess> nodes() {
+		return this.nodes;
+	}
+
+	@Override
+	public String bootstrapServers() {
+		return this.nodes.stream().map(KafkaBrokerProcess::bootstrapServers).collect(Collectors.joining(","));
+	}
+
+	@Override
+	public String description() {
+		return this.nodes.size() + "-node KRaft cluster " + bootstrapServers();
+	}
+
+	@Override
+	public void close() {
+		try {
+			this.nodes.forEach(KafkaBrokerProcess::resume);
+			this.nodes.parallelStream().forEach(KafkaBrokerProcess::stop);
+		}
+		finally {
+			Directories.deleteRecursively(this.baseDir);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return description();
+	}
+
+}

@@ -1,0 +1,99 @@
+package dev.lockstep.test.kafka;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Gives a test a real Kafka broker, chosen in this order:
+ * <ol>
+ * <li>an external cluster when the environment variable
+ * {@value #BOOTSTRAP_SERVERS_ENV} is set;</li>
+ * <li>otherwise the broker that the system property {@value #BROKER_PROPERTY} asks for:
+ * {@code testcontainers} (fails clearly without Docker), {@code process} (a separate
+ * broker process), or {@code in-jvm};</li>
+ * <li>otherwise Kafka's own KRaft broker inside the test JVM.</li>
+ * </ol>
+ * Every broker started here listens on 127.0.0.1 only, on ephemeral ports, and is
+ * configured so that transactions work on a single node.
+ */
+public final class TestBrokers {
+
+	/** Environment variable naming an external cluster's bootstrap servers. */
+	public static final String BOOTSTRAP_SERVERS_ENV = "LOCKSTEP_TEST_BOOTSTRAP_SERVERS";
+
+	/** System property choosing the kind of broker when no external cluster is given. */
+	public static final String BROKER_PROPERTY = "lockstep.test.broker";
+
+	/**
+	 * The kinds of broker a test can be given.
+	 */
+	public enum Kind {
+
+		/** A cluster started outside the test. */
+		EXTERNAL,
+
+		/** Kafka's container image, run by Testcontainers. */
+		TESTCONTAINERS,
+
+		/** A KRaft broker as a separate OS process. */
+		PROCESS,
+
+		/** A KRaft broker inside the test JVM. */
+		IN_JVM
+
+	}
+
+	private TestBrokers() {
+	}
+
+	/**
+	 * Start (or connect to) the broker this environment asks for.
+	 * @return the broker; close it when the test is done
+	 */
+	public static KafkaBroker start() {
+		String external = System.getenv(BOOTSTRAP_SERVERS_ENV);
+		return switch (select(System.getenv(), System::getProperty)) {
+			case EXTERNAL -> new ExternalKafkaCluster(external.trim());
+			case TESTCONTAINERS -> startTestcontainers();
+			case PROCESS -> KafkaBrokerProcess.start();
+			case IN_JVM -> InJvmKafkaBroker.start();
+		};
+	}
+
+	/**
+	 * Decide which kind of broker to use.
+	 * @param env the environment variables
+	 * @param systemProperties the system properties
+	 * @return the kind of broker
+	 * @throws IllegalArgumentException when {@value #BROKER_PROPERTY} has an unknown value
+	 */
+	public static Kind select(Map<String, String> env, Function<String, String> systemProperties) {
+		String external = env.get(BOOTSTRAP_SERVERS_ENV);
+		if (external != null && !external.isBlank()) {
+			return Kind.EXTERNAL;
+		}
+		String requested = systemProperties.apply(BROKER_PROPERTY);
+		if (requested == null || requested.isBlank()) {
+			return Kind.IN_JVM;
+		}
+		return switch (requested.trim().toLowerCase(Locale.ROOT)) {
+			case "testcontainers" -> Kind.TESTCONTAINERS;
+			case "process" -> Kind.PROCESS;
+			case "in-jvm" -> Kind.IN_JVM;
+			default -> throw new IllegalArgumentException("Unknown -D" + BROKER_PROPERTY + "=" + requested
+					+ "; use testcontainers, process or in-jvm");
+		};
+	}
+
+	private static KafkaBroker startTestcontainers() {
+		try {
+			return TestcontainersKafkaBroker.start();
+		}
+		catch (NoClassDefFoundError ex) {
+			throw new IllegalStateException("-D" + BROKER_PROPERTY + "=testcontainers needs "
+					+ "org.testcontainers:testcontainers-kafka on the test class path", ex);
+		}
+	}
+
+}
