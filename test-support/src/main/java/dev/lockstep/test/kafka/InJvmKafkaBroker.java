@@ -5,6 +5,7 @@ import java.util.Map;
 
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -40,6 +41,11 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 	 * @return the running broker
 	 */
 	public static InJvmKafkaBroker start(Map<String, String> overrides) {
+		// A broker that hits a fatal error calls Exit.exit: in a test JVM that must fail the
+		// test, not end the JVM.
+		Exit.setExitProcedure((status, message) -> {
+			throw new IllegalStateException("Kafka asked to exit the JVM with status " + status + ": " + message);
+		});
 		Path baseDir = Directories.createTemp("lockstep-kafka-");
 		KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, overrides).get(0);
 		try {
