@@ -1,0 +1,528 @@
+package dev.lockstep.registry;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockstep.registry.internal.BoundedCache;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaParseException;
+
+/**
+ * A client of the Confluent Schema Registry REST API for Avro schemas.
+ * <p>
+ * Thread-safe. Successful id and (subject, schema) look-ups are cached, keyed by id or by
+ * schema text; a cache hit takes no lock and does no I/O, and concurrent misses for one
+ * key make one request. Versions, registrations and failures are not cached. Failures
+ * are {@link RegistryException}s; an invalid successful response is one too.
+ */
+public final class RegistryClient {
+
+	/** Longest schema text accepted from a registry: 1 MiB of UTF-8. */
+	public static final int MAX_SCHEMA_BYTES = 1024 * 1024;
+
+	private static final ObjectMapper JSON = new ObjectMapper();
+
+	private final RegistryHttp http;
+
+	private final BoundedCache<Long, Schema> schemasById;
+
+	private final BoundedCache<SubjectSchema, Long> idsBySchema;
+
+	private final ConcurrentMap<Object, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
+
+	private RegistryClient(RegistryHttp http, int cacheCapacity) {
+		this.http = http;
+		this.schemasById = new BoundedCache<>(cacheCapacity);
+		this.idsBySchema = new BoundedCache<>(cacheCapacity);
+	}
+
+	/**
+	 * Start building a client for one or more registry base URLs; a request fails over to
+	 * the next URL when one fails with a retryable error.
+	 * @param baseUrls http or https URLs, optionally with a path prefix
+	 * @return a builder
+	 */
+	public static Builder builder(String... baseUrls) {
+		return new Builder(List.of(baseUrls));
+	}
+
+	/**
+	 * Start building a client for one or more registry base URLs.
+	 * @param baseUrls http or https URLs, optionally with a path prefix
+	 * @return a builder
+	 */
+	public static Builder builder(Collection<String> baseUrls) {
+		return new Builder(List.copyOf(baseUrls));
+	}
+
+	/**
+	 * Find the id of a schema already registered under a subject, without creating a
+	 * version ({@code POST /subjects/{subject}}).
+	 * @param subject the subject
+	 * @param schema the schema
+	 * @return the schema's id
+	 */
+	public long lookup(String subject, Schema schema) {
+		SubjectSchema key = new SubjectSchema(subject, schema.toString());
+		Long cached = this.idsBySchema.get(key);
+		if (cached != null) {
+			return cached;
+		}
+		return coalesced(key, () -> {
+			long id = schemaId(this.http.send("POST", "/subjects/" + encode(subject), schemaBody(schema)), 200);
+			this.idsBySchema.put(key, id);
+			return id;
+		});
+	}
+
+	/**
+	 * Register a schema under a subject, or find its id when already registered
+	 * ({@code POST /subjects/{subject}/versions}). The registry's compatibility rules apply.
+	 * @param subject the subject
+	 * @param schema the schema
+	 * @return the schema's id
+	 */
+	public long register(String subject, Schema schema) {
+		return schemaId(this.http.send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)), 200);
+	}
+
+	/**
+	 * Fetch a schema by id ({@code GET /schemas/ids/{id}}), cached.
+	 * @param id an unsigned 32-bit id
+	 * @return the schema
+	 */
+	public Schema schemaById(long id) {
+		WireFormat.checkSchemaId(id);
+		Schema cached = this.schemasById.get(id);
+		if (cached != null) {
+			return cached;
+		}
+		return coalesced(id, () -> {
+			JsonNode response = this.http.send("GET", "/schemas/ids/" + id, null);
+			checkAvro(response);
+			Schema schema = parseSchema(textField(response, "schema", 200), 200);
+			this.schemasById.put(id, schema);
+			return schema;
+		});
+	}
+
+	/**
+	 * Fetch one version of a subject ({@code GET /subjects/{subject}/versions/{version}}).
+	 * @param subject the subject
+	 * @param version the version, from 1
+	 * @return the version
+	 */
+	public SchemaVersion version(String subject, int version) {
+		if (version < 1) {
+			throw new IllegalArgumentException("Version must be at least 1, not " + version);
+		}
+		return fetchVersion(subject, Integer.toString(version));
+	}
+
+	/**
+	 * Fetch the latest version of a subject ({@code GET /subjects/{subject}/versions/latest}).
+	 * @param subject the subject
+	 * @return the latest version
+	 */
+	public SchemaVersion latestVersion(String subject) {
+		return fetchVersion(subject, "latest");
+	}
+
+	/**
+	 * Forget every cached id and schema.
+	 */
+	public void clearCaches() {
+		this.schemasById.clear();
+		this.idsBySchema.clear();
+	}
+
+	BoundedCache<Long, Schema> schemasById() {
+		return this.schemasById;
+	}
+
+	BoundedCache<SubjectSchema, Long> idsBySchema() {
+		return this.idsBySchema;
+	}
+
+	private SchemaVersion fetchVersion(String subject, String version) {
+		JsonNode response = this.http.send("GET", "/subjects/" + encode(subject) + "/versions/" + version, null);
+		checkAvro(response);
+		JsonNode number = response.get("version");
+		if (number == null || !number.canConvertToInt() || !number.isIntegralNumber() || number.intValue() < 1) {
+			throw invalid("version", response);
+		}
+		return new SchemaVersion(textField(response, "subject", 200), number.intValue(), schemaId(response, 200),
+				parseSchema(textField(response, "schema", 200), 200));
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> T coalesced(Object key, Supplier<T> loader) {
+		CompletableFuture<Object> mine = new CompletableFuture<>();
+		CompletableFuture<Object> running = this.inFlight.putIfAbsent(key, mine);
+		if (running != null) {
+			try {
+				return (T) running.join();
+			}
+			catch (CompletionException ex) {
+				if (ex.getCause() instanceof RegistryException failure) {
+					throw new RegistryException(failure.getMessage(), failure.statusCode(), failure.errorCode(),
+							failure.isRetryable(), failure);
+				}
+				throw ex;
+			}
+		}
+		try {
+			T value = loader.get();
+			mine.complete(value);
+			return value;
+		}
+		catch (RuntimeException ex) {
+			mine.completeExceptionally(ex);
+			throw ex;
+		}
+		finally {
+			this.inFlight.remove(key, mine);
+		}
+	}
+
+	private static ObjectNode schemaBody(Schema schema) {
+		return JSON.createObjectNode().put("schema", schema.toString());
+	}
+
+	private static void checkAvro(JsonNode response) {
+		JsonNode type = response.get("schemaType");
+		if (type != null && !(type.isTextual() && "AVRO".equals(type.textValue()))) {
+			throw new RegistryException("Registry returned a " + type + " schema; only Avro is supported", 200, 0,
+					false, null);
+		}
+		JsonNode references = response.get("references");
+		if (references != null && !(references.isArray() && references.isEmpty()) && !references.isNull()) {
+			throw new RegistryException("Registry returned a schema with references, which are not supported", 200, 0,
+					false, null);
+		}
+	}
+
+	private static long schemaId(JsonNode response, int status) {
+		JsonNode id = (response.isObject()) ? response.get("id") : null;
+		if (id == null || !id.isIntegralNumber() || !id.canConvertToLong() || id.longValue() < 0
+				|| id.longValue() > WireFormat.MAX_SCHEMA_ID) {
+			throw invalid("id", response);
+		}
+		return id.longValue();
+	}
+
+	private static String textField(JsonNode response, String field, int status) {
+		JsonNode value = (response.isObject()) ? response.get(field) : null;
+		if (value == null || !value.isTextual()) {
+			throw invalid(field, response);
+		}
+		return value.textValue();
+	}
+
+	private static Schema parseSchema(String text, int status) {
+		if (text.length() > MAX_SCHEMA_BYTES
+				|| text.getBytes(StandardCharsets.UTF_8).length > MAX_SCHEMA_BYTES) {
+			throw new RegistryException("Registry returned a schema over " + MAX_SCHEMA_BYTES + " bytes", status, 0,
+					false, null);
+		}
+		try {
+			return new Schema.Parser().setValidateDefaults(true).parse(text);
+		}
+		catch (SchemaParseException | IllegalArgumentException ex) {
+			throw new RegistryException("Registry returned an invalid Avro schema: " + ex.getMessage(), status, 0,
+					false, ex);
+		}
+	}
+
+	private static RegistryException invalid(String field, JsonNode response) {
+		String shape = response.getNodeType().toString().toLowerCase(Locale.ROOT);
+		return new RegistryException("Registry returned an invalid response: missing or wrong '" + field + "' in a "
+				+ shape + " body", 200, 0, false, null);
+	}
+
+	private static String encode(String subject) {
+		if (subject == null || subject.isEmpty()) {
+			throw new IllegalArgumentException("Subject must not be empty");
+		}
+		return URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20");
+	}
+
+	/**
+	 * A subject and a schema's text: the key of the look-up cache.
+	 */
+	record SubjectSchema(String subject, String schema) {
+
+	}
+
+	/**
+	 * Builds a {@link RegistryClient}. Every option has the documented default and range.
+	 */
+	public static final class Builder {
+
+		/** Default per-request timeout, connect included. */
+		public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+		/** Default limit of a response body: 8 MiB. */
+		public static final int DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+		/** Default entries per cache. */
+		public static final int DEFAULT_CACHE_CAPACITY = 64;
+
+		/** Default retries after the first attempt: three attempts in all. */
+		public static final int DEFAULT_RETRIES = 2;
+
+		private final List<String> baseUrls;
+
+		private String username;
+
+		private String password;
+
+		private String bearerToken;
+
+		private Path caCertificates;
+
+		private KeyStore trustStore;
+
+		private Duration timeout = DEFAULT_TIMEOUT;
+
+		private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+
+		private int cacheCapacity = DEFAULT_CACHE_CAPACITY;
+
+		private int retries = DEFAULT_RETRIES;
+
+		private Duration initialBackoff = Duration.ofMillis(100);
+
+		private Duration maxBackoff = Duration.ofSeconds(2);
+
+		private Builder(List<String> baseUrls) {
+			this.baseUrls = baseUrls;
+		}
+
+		/**
+		 * Authenticate with HTTP Basic.
+		 * @param username the user
+		 * @param password the password
+		 * @return this builder
+		 */
+		public Builder basicAuth(String username, String password) {
+			this.username = username;
+			this.password = password;
+			return this;
+		}
+
+		/**
+		 * Authenticate with a static bearer token.
+		 * @param token the token
+		 * @return this builder
+		 */
+		public Builder bearerToken(String token) {
+			this.bearerToken = token;
+			return this;
+		}
+
+		/**
+		 * Trust the CA certificates of a PEM file instead of the JDK's default trust store.
+		 * Hostname verification stays on.
+		 * @param pemFile the PEM file
+		 * @return this builder
+		 */
+		public Builder caCertificates(Path pemFile) {
+			this.caCertificates = pemFile;
+			return this;
+		}
+
+		/**
+		 * Trust the certificates of a key store instead of the JDK's default trust store.
+		 * @param trustStore the trust store
+		 * @return this builder
+		 */
+		public Builder trustStore(KeyStore trustStore) {
+			this.trustStore = trustStore;
+			return this;
+		}
+
+		/**
+		 * Set the deadline of one request, connect, headers and body included.
+		 * @param timeout positive, at most one hour (default 10 s)
+		 * @return this builder
+		 */
+		public Builder timeout(Duration timeout) {
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Set the largest response body accepted.
+		 * @param maxResponseBytes 1 byte to 16 MiB (default 8 MiB)
+		 * @return this builder
+		 */
+		public Builder maxResponseBytes(int maxResponseBytes) {
+			this.maxResponseBytes = maxResponseBytes;
+			return this;
+		}
+
+		/**
+		 * Set the entries of each cache.
+		 * @param cacheCapacity 1 to 1,024 (default 64)
+		 * @return this builder
+		 */
+		public Builder cacheCapacity(int cacheCapacity) {
+			this.cacheCapacity = cacheCapacity;
+			return this;
+		}
+
+		/**
+		 * Set how often a retryable failure (I/O, timeout, 408, 429, 5xx) is retried.
+		 * @param retries 0 (no retrying) to 10 (default 2: three attempts in all)
+		 * @return this builder
+		 */
+		public Builder retries(int retries) {
+			this.retries = retries;
+			return this;
+		}
+
+		/**
+		 * Set the backoff between attempts: it starts at {@code initial}, doubles up to
+		 * {@code max}, and each wait is jittered between half and all of it.
+		 * @param initial the first backoff (default 100 ms)
+		 * @param max the largest backoff (default 2 s)
+		 * @return this builder
+		 */
+		public Builder backoff(Duration initial, Duration max) {
+			this.initialBackoff = initial;
+			this.maxBackoff = max;
+			return this;
+		}
+
+		/**
+		 * Build the client.
+		 * @return the client
+		 * @throws IllegalArgumentException when an option is out of range or a URL is refused
+		 */
+		public RegistryClient build() {
+			List<URI> urls = parseBaseUrls(this.baseUrls);
+			require(!this.timeout.isNegative() && !this.timeout.isZero() && this.timeout.compareTo(Duration.ofHours(1)) <= 0,
+					"timeout must be positive and at most 1 hour, not " + this.timeout);
+			require(this.maxResponseBytes >= 1 && this.maxResponseBytes <= 16 * 1024 * 1024,
+					"maxResponseBytes must be between 1 and 16 MiB, not " + this.maxResponseBytes);
+			require(this.cacheCapacity >= 1 && this.cacheCapacity <= 1024,
+					"cacheCapacity must be between 1 and 1024, not " + this.cacheCapacity);
+			require(this.retries >= 0 && this.retries <= 10, "retries must be between 0 and 10, not " + this.retries);
+			require(!this.initialBackoff.isNegative() && this.maxBackoff.compareTo(this.initialBackoff) >= 0,
+					"backoff must be non-negative with max >= initial");
+			require(this.bearerToken == null || this.username == null,
+					"Basic authentication and a bearer token are exclusive");
+			require(this.caCertificates == null || this.trustStore == null,
+					"a CA certificate file and a trust store are exclusive");
+			RegistryHttp http = new RegistryHttp(urls, sslContext(), authorization(), this.timeout,
+					this.maxResponseBytes, this.retries, this.initialBackoff, this.maxBackoff, JSON);
+			return new RegistryClient(http, this.cacheCapacity);
+		}
+
+		private String authorization() {
+			if (this.username != null) {
+				String credentials = this.username + ":" + ((this.password != null) ? this.password : "");
+				return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+			}
+			return (this.bearerToken != null) ? "Bearer " + this.bearerToken : null;
+		}
+
+		private SSLContext sslContext() {
+			if (this.caCertificates == null && this.trustStore == null) {
+				return null;
+			}
+			try {
+				KeyStore trusted = (this.trustStore != null) ? this.trustStore : loadPem(this.caCertificates);
+				TrustManagerFactory trustManagers = TrustManagerFactory
+					.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+				trustManagers.init(trusted);
+				SSLContext context = SSLContext.getInstance("TLS");
+				context.init(null, trustManagers.getTrustManagers(), null);
+				return context;
+			}
+			catch (GeneralSecurityException | IOException ex) {
+				throw new IllegalArgumentException("Could not load registry CA certificates: " + ex.getMessage(), ex);
+			}
+		}
+
+		private static KeyStore loadPem(Path pemFile) throws GeneralSecurityException, IOException {
+			KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+			store.load(null, null);
+			try (InputStream in = Files.newInputStream(pemFile)) {
+				int index = 0;
+				for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+					store.setCertificateEntry("ca-" + index++, certificate);
+				}
+				if (index == 0) {
+					throw new IOException("no certificate in " + pemFile);
+				}
+			}
+			return store;
+		}
+
+		private static List<URI> parseBaseUrls(List<String> baseUrls) {
+			require(!baseUrls.isEmpty(), "at least one registry URL is needed");
+			List<URI> urls = new ArrayList<>();
+			for (String url : baseUrls) {
+				URI uri;
+				try {
+					uri = new URI(url.trim());
+				}
+				catch (Exception ex) {
+					throw new IllegalArgumentException("Invalid registry URL: " + ex.getMessage());
+				}
+				String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "";
+				require(scheme.equals("http") || scheme.equals("https"),
+						"registry URL must use http or https: " + redact(uri));
+				require(uri.getRawUserInfo() == null,
+						"registry URL must not embed credentials; use basic auth options: " + redact(uri));
+				require(uri.getHost() != null, "registry URL has no host: " + redact(uri));
+				require(uri.getRawQuery() == null, "registry URL must not have a query: " + redact(uri));
+				require(uri.getRawFragment() == null, "registry URL must not have a fragment: " + redact(uri));
+				String path = (uri.getRawPath() != null) ? uri.getRawPath().replaceAll("/+$", "") : "";
+				urls.add(URI.create(scheme + "://" + uri.getRawAuthority() + path));
+			}
+			return urls;
+		}
+
+		private static String redact(URI uri) {
+			return (uri.getRawUserInfo() != null) ? uri.toString().replace(uri.getRawUserInfo() + "@", "***@")
+					: uri.toString();
+		}
+
+		private static void require(boolean condition, String message) {
+			if (!condition) {
+				throw new IllegalArgumentException("Invalid registry client option: " + message);
+			}
+		}
+
+	}
+
+}

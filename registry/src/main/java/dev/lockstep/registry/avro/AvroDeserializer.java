@@ -1,0 +1,128 @@
+package dev.lockstep.registry.avro;
+
+import java.util.function.Function;
+import java.util.function.LongFunction;
+
+import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.internal.BoundedCache;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DatumReader;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * Decodes Confluent wire-format messages: fetches the writer schema by id, resolves it
+ * against the reader type with Avro's evolution rules, and caches the prepared reader per
+ * writer id (bounded). Refuses bad magic, unknown ids, incompatible evolution, truncated
+ * data and trailing bytes with an {@link InvalidDataException}; a registry that cannot be
+ * reached gives a plain {@link SerializationException} caused by a
+ * {@link RegistryException}. A {@code null} message (a tombstone) stays {@code null}.
+ * Thread-safe.
+ *
+ * @param <T> the record type: a generated {@link SpecificRecord} or {@link GenericRecord}
+ */
+public final class AvroDeserializer<T> {
+
+	/** Default number of prepared readers kept. */
+	public static final int DEFAULT_CACHE_CAPACITY = 64;
+
+	private final RegistryClient client;
+
+	private final int maxBytes;
+
+	private final LongFunction<DatumReader<T>> readerFactory;
+
+	private final BoundedCache<Long, DatumReader<T>> readers;
+
+	private AvroDeserializer(RegistryClient client, int maxBytes, int cacheCapacity,
+			Function<Schema, DatumReader<T>> readerForWriter) {
+		this.client = client;
+		this.maxBytes = WireFormat.checkMaxBytes(maxBytes);
+		this.readers = new BoundedCache<>(cacheCapacity);
+		this.readerFactory = (id) -> readerForWriter.apply(writerSchema(id));
+	}
+
+	/**
+	 * Create a deserializer into a generated record type with default limits.
+	 * @param <T> the generated record type
+	 * @param client the registry client
+	 * @param type the generated record class (the reader schema)
+	 * @return the deserializer
+	 */
+	public static <T extends SpecificRecord> AvroDeserializer<T> specific(RegistryClient client, Class<T> type) {
+		return specific(client, type, WireFormat.DEFAULT_MAX_BYTES, DEFAULT_CACHE_CAPACITY);
+	}
+
+	/**
+	 * Create a deserializer into a generated record type.
+	 * @param <T> the generated record type
+	 * @param client the registry client
+	 * @param type the generated record class (the reader schema)
+	 * @param maxBytes the largest framed message accepted, 5 bytes to 1 GiB
+	 * @param cacheCapacity the number of prepared readers kept, 1 to 1,024
+	 * @return the deserializer
+	 */
+	public static <T extends SpecificRecord> AvroDeserializer<T> specific(RegistryClient client, Class<T> type,
+			int maxBytes, int cacheCapacity) {
+		return new AvroDeserializer<>(client, maxBytes, cacheCapacity,
+				(writer) -> AvroTypes.specificReader(writer, type, maxBytes));
+	}
+
+	/**
+	 * Create a deserializer into generic records of each message's writer schema.
+	 * @param client the registry client
+	 * @param maxBytes the largest framed message accepted, 5 bytes to 1 GiB
+	 * @param cacheCapacity the number of prepared readers kept, 1 to 1,024
+	 * @return the deserializer
+	 */
+	public static AvroDeserializer<GenericRecord> generic(RegistryClient client, int maxBytes, int cacheCapacity) {
+		return new AvroDeserializer<>(client, maxBytes, cacheCapacity,
+				(writer) -> AvroTypes.genericReader(writer, maxBytes));
+	}
+
+	/**
+	 * Decode a framed message.
+	 * @param message the framed message, or {@code null}
+	 * @return the record, or {@code null} for a {@code null} message
+	 * @throws InvalidDataException when the message can never be decoded
+	 * @throws SerializationException caused by a {@link RegistryException} when the
+	 * writer schema could not be fetched (retry later)
+	 */
+	public T deserialize(byte[] message) {
+		if (message == null) {
+			return null;
+		}
+		WireFormat.Frame frame = WireFormat.unframe(message, this.maxBytes);
+		DatumReader<T> reader = this.readers.get(frame.schemaId());
+		if (reader == null) {
+			reader = this.readerFactory.apply(frame.schemaId());
+			this.readers.put(frame.schemaId(), reader);
+		}
+		return AvroBinary.decode(reader, message, frame.offset(), frame.length());
+	}
+
+	/**
+	 * Forget the prepared readers (the registry client keeps its own cache).
+	 */
+	public void clearCache() {
+		this.readers.clear();
+	}
+
+	private Schema writerSchema(long id) {
+		try {
+			return this.client.schemaById(id);
+		}
+		catch (RegistryException ex) {
+			if (ex.statusCode() == 404) {
+				throw new InvalidDataException("Unknown schema id " + id + ": " + ex.getMessage(), ex);
+			}
+			throw new SerializationException("Could not fetch writer schema " + id + " from the registry: "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+}

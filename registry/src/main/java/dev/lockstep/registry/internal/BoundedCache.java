@@ -1,0 +1,105 @@
+package dev.lockstep.registry.internal;
+
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A bounded map that evicts its oldest entry when full. Reads take no lock and do no I/O;
+ * keys must have content-based {@code equals}/{@code hashCode}. Internal: not API.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public final class BoundedCache<K, V> {
+
+	private final int capacity;
+
+	private final Map<K, V> entries = new ConcurrentHashMap<>();
+
+	private final Queue<K> insertionOrder = new ConcurrentLinkedQueue<>();
+
+	private final LongAdder hits = new LongAdder();
+
+	private final LongAdder misses = new LongAdder();
+
+	/**
+	 * Create an empty cache.
+	 * @param capacity the most entries it holds
+	 */
+	public BoundedCache(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("Cache capacity must be at least 1, not " + capacity);
+		}
+		this.capacity = capacity;
+	}
+
+	/**
+	 * Return the cached value, counting a hit or a miss.
+	 * @param key the key
+	 * @return the value, or {@code null}
+	 */
+	public V get(K key) {
+		V value = this.entries.get(key);
+		if (value != null) {
+			this.hits.increment();
+		}
+		else {
+			this.misses.increment();
+		}
+		return value;
+	}
+
+	/**
+	 * Store a value, evicting the oldest entries beyond the capacity.
+	 * @param key the key
+	 * @param value the value
+	 */
+	public void put(K key, V value) {
+		if (this.entries.putIfAbsent(key, value) == null) {
+			this.insertionOrder.add(key);
+			while (this.entries.size() > this.capacity) {
+				K oldest = this.insertionOrder.poll();
+				if (oldest == null) {
+					break;
+				}
+				this.entries.remove(oldest);
+			}
+		}
+	}
+
+	/**
+	 * Remove every entry.
+	 */
+	public void clear() {
+		this.entries.clear();
+		this.insertionOrder.clear();
+	}
+
+	/**
+	 * Return the number of entries.
+	 * @return the size
+	 */
+	public int size() {
+		return this.entries.size();
+	}
+
+	/**
+	 * Return how many look-ups found a value.
+	 * @return the hit count
+	 */
+	public long hits() {
+		return this.hits.sum();
+	}
+
+	/**
+	 * Return how many look-ups found nothing.
+	 * @return the miss count
+	 */
+	public long misses() {
+		return this.misses.sum();
+	}
+
+}
