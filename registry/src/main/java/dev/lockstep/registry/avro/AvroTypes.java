@@ -24,6 +24,17 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class AvroTypes {
 
+	/**
+	 * Generic data for untrusted writer schemas. Avro's fast reader honours a schema's
+	 * {@code java-class} property by instantiating that class from the string it reads;
+	 * the classic reader used here never looks at it.
+	 */
+	private static final GenericData UNTRUSTED_GENERIC_DATA = new GenericData();
+
+	static {
+		UNTRUSTED_GENERIC_DATA.setFastReaderEnabled(false);
+	}
+
 	private AvroTypes() {
 	}
 
@@ -73,11 +84,11 @@ public final class AvroTypes {
 
 	/**
 	 * Build a reader that decodes data into {@link org.apache.avro.generic.GenericRecord}s
-	 * of the writer schema; no class is loaded.
+	 * of the writer schema; no class named by the schema is loaded.
 	 */
 	static <T> DatumReader<T> genericReader(Schema writer, int maxBytes) {
 		checkUntrusted(writer, maxBytes);
-		return new GenericDatumReader<>(writer, writer, GenericData.get());
+		return new GenericDatumReader<>(writer, writer, UNTRUSTED_GENERIC_DATA);
 	}
 
 	private static void checkCompatible(Schema writer, Schema reader) {
