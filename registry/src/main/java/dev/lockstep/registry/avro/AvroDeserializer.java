@@ -73,6 +73,34 @@ public final class AvroDeserializer<T> {
 	}
 
 	/**
+	 * Create a deserializer into the generated class named like each message's writer
+	 * schema (as Confluent's {@code specific.avro.reader} does). Only classes that are
+	 * generated Avro records are used; a writer schema naming anything else is invalid data.
+	 * @param client the registry client
+	 * @param classLoader where the generated classes are
+	 * @param maxBytes the largest framed message accepted, 5 bytes to 1 GiB
+	 * @param cacheCapacity the number of prepared readers kept, 1 to 1,024
+	 * @return the deserializer
+	 */
+	public static AvroDeserializer<SpecificRecord> specificByWriterName(RegistryClient client, ClassLoader classLoader,
+			int maxBytes, int cacheCapacity) {
+		return new AvroDeserializer<>(client, maxBytes, cacheCapacity, (writer) -> {
+			Class<? extends SpecificRecord> type;
+			try {
+				type = AvroTypes.trustedRecordClass(writer.getFullName(), classLoader);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidDataException("No generated class for writer schema " + writer.getFullName() + ": "
+						+ ex.getMessage(), ex);
+			}
+			@SuppressWarnings("unchecked")
+			DatumReader<SpecificRecord> reader = (DatumReader<SpecificRecord>) AvroTypes.specificReader(writer, type,
+					maxBytes);
+			return reader;
+		});
+	}
+
+	/**
 	 * Create a deserializer into generic records of each message's writer schema.
 	 * @param client the registry client
 	 * @param maxBytes the largest framed message accepted, 5 bytes to 1 GiB

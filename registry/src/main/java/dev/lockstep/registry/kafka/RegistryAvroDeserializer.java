@@ -1,0 +1,88 @@
+package dev.lockstep.registry.kafka;
+
+import java.util.Map;
+
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.avro.AvroDeserializer;
+import dev.lockstep.registry.avro.AvroTypes;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * A Kafka {@link Deserializer} of Confluent wire-format Avro, configured with Confluent's
+ * keys: replacing {@code io.confluent.kafka.serializers.KafkaAvroDeserializer} with this
+ * class name is enough.
+ * <p>
+ * It returns generic records of the writer schema by default; generated records with
+ * {@code specific.avro.reader=true} (the class named like the writer schema) or with
+ * {@code lockstep.avro.value.type} / {@code lockstep.avro.key.type} naming the reader
+ * class, which also gives schema evolution into that class. Malformed bytes throw
+ * {@link dev.lockstep.registry.InvalidDataException}; registry outages throw a plain
+ * {@link org.apache.kafka.common.errors.SerializationException}. A {@code null} value
+ * (a tombstone) stays {@code null}.
+ *
+ * @param <T> the record type
+ */
+public class RegistryAvroDeserializer<T> implements Deserializer<T> {
+
+	private RegistryClient client;
+
+	private AvroDeserializer<T> deserializer;
+
+	/**
+	 * Create a deserializer that builds its own registry client from its configuration.
+	 */
+	public RegistryAvroDeserializer() {
+	}
+
+	/**
+	 * Create a deserializer that uses a shared registry client; {@link #configure} still
+	 * reads the other keys.
+	 * @param client the registry client
+	 */
+	public RegistryAvroDeserializer(RegistryClient client) {
+		this.client = client;
+	}
+
+	@Override
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	public void configure(Map<String, ?> configs, boolean isKey) {
+		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
+		if (this.client == null) {
+			this.client = config.createClient();
+		}
+		ClassLoader classLoader = Utils.getContextOrKafkaClassLoader();
+		String type = config.recordType();
+		boolean specific = config.specificReader();
+		if (type != null) {
+			Class recordClass;
+			try {
+				recordClass = AvroTypes.trustedRecordClass(type, classLoader);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new ConfigException(isKey ? RegistrySerdeConfig.KEY_TYPE : RegistrySerdeConfig.VALUE_TYPE, type,
+						ex.getMessage());
+			}
+			this.deserializer = AvroDeserializer.specific(this.client, recordClass, config.maxMessageBytes(),
+					config.cacheCapacity());
+		}
+		else if (specific) {
+			this.deserializer = (AvroDeserializer<T>) AvroDeserializer.specificByWriterName(this.client, classLoader,
+					config.maxMessageBytes(), config.cacheCapacity());
+		}
+		else {
+			this.deserializer = (AvroDeserializer<T>) AvroDeserializer.generic(this.client, config.maxMessageBytes(),
+					config.cacheCapacity());
+		}
+	}
+
+	@Override
+	public T deserialize(String topic, byte[] data) {
+		if (this.deserializer == null) {
+			throw new IllegalStateException("RegistryAvroDeserializer used before configure()");
+		}
+		return this.deserializer.deserialize(data);
+	}
+
+}

@@ -1,0 +1,131 @@
+package dev.lockstep.registry.kafka;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.avro.AvroSerializer;
+import dev.lockstep.registry.avro.AvroSerializer.SchemaIdSource;
+import dev.lockstep.registry.internal.BoundedCache;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericContainer;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * A Kafka {@link Serializer} of Avro records (generated or generic) in the Confluent wire
+ * format, configured with Confluent's keys: replacing
+ * {@code io.confluent.kafka.serializers.KafkaAvroSerializer} with this class name is
+ * enough. Unlike Confluent's default, {@code auto.register.schemas} is {@code false}: a
+ * schema must be registered before records of it are written (or set the key to
+ * {@code true}).
+ * <p>
+ * The schema id of each (topic, schema) pair is resolved once, on its first record; the
+ * record path then does no registry I/O. A {@code null} value (a tombstone) stays
+ * {@code null}. See {@link RegistrySerdeConfig} for the keys.
+ *
+ * @param <T> the record type
+ */
+public class RegistryAvroSerializer<T> implements Serializer<T> {
+
+	private RegistryClient client;
+
+	private SubjectNameStrategy strategy;
+
+	private SchemaIdSource idSource;
+
+	private boolean isKey;
+
+	private int maxBytes;
+
+	// The last serializer used per topic: the common case of one schema per topic takes
+	// one map read and an identity comparison.
+	private final ConcurrentMap<String, Prepared<T>> lastByTopic = new ConcurrentHashMap<>();
+
+	private BoundedCache<TopicSchema, AvroSerializer<T>> prepared;
+
+	/**
+	 * Create a serializer that builds its own registry client from its configuration.
+	 */
+	public RegistryAvroSerializer() {
+	}
+
+	/**
+	 * Create a serializer that uses a shared registry client; {@link #configure} still
+	 * reads the other keys.
+	 * @param client the registry client
+	 */
+	public RegistryAvroSerializer(RegistryClient client) {
+		this.client = client;
+	}
+
+	@Override
+	public void configure(Map<String, ?> configs, boolean isKey) {
+		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
+		if (this.client == null) {
+			this.client = config.createClient();
+		}
+		this.isKey = isKey;
+		this.strategy = config.subjectNameStrategy();
+		this.idSource = config.useLatestVersion() ? SchemaIdSource.LATEST_VERSION
+				: config.autoRegister() ? SchemaIdSource.AUTO_REGISTER : SchemaIdSource.LOOKUP;
+		this.maxBytes = config.maxMessageBytes();
+		this.prepared = new BoundedCache<>(config.cacheCapacity());
+	}
+
+	@Override
+	public byte[] serialize(String topic, T data) {
+		if (data == null) {
+			return null;
+		}
+		if (this.prepared == null) {
+			throw new IllegalStateException("RegistryAvroSerializer used before configure()");
+		}
+		if (!(data instanceof GenericContainer container)) {
+			throw new SerializationException(
+					"RegistryAvroSerializer writes Avro records, not " + data.getClass().getName());
+		}
+		Schema schema = container.getSchema();
+		Prepared<T> last = this.lastByTopic.get(topic);
+		if (last == null || last.schema() != schema) {
+			last = new Prepared<>(schema, serializerFor(topic, schema, data));
+			this.lastByTopic.put(topic, last);
+		}
+		return last.serializer().serialize(data);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private AvroSerializer<T> serializerFor(String topic, Schema schema, T data) {
+		TopicSchema key = new TopicSchema(topic, schema);
+		AvroSerializer<T> serializer = this.prepared.get(key);
+		if (serializer != null) {
+			return serializer;
+		}
+		String subject = this.strategy.subject(topic, this.isKey, schema);
+		try {
+			serializer = (data instanceof SpecificRecord)
+					? (AvroSerializer<T>) AvroSerializer.specific(this.client, subject, (Class) data.getClass(),
+							this.idSource, this.maxBytes)
+					: (AvroSerializer<T>) AvroSerializer.generic(this.client, subject, schema, this.idSource,
+							this.maxBytes);
+		}
+		catch (RegistryException ex) {
+			throw new SerializationException("Could not resolve the schema id of " + schema.getFullName()
+					+ " under subject " + subject + ": " + ex.getMessage(), ex);
+		}
+		this.prepared.put(key, serializer);
+		return serializer;
+	}
+
+	private record Prepared<T>(Schema schema, AvroSerializer<T> serializer) {
+
+	}
+
+	private record TopicSchema(String topic, Schema schema) {
+
+	}
+
+}

@@ -1,0 +1,443 @@
+package dev.lockstep.registry.kafka;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.WireFormat;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The configuration of Lockstep's Kafka serdes, read from the map Kafka hands to
+ * {@code configure}. It accepts Confluent's keys, so moving from
+ * {@code KafkaAvroSerializer} is a class-name change, plus Lockstep's own
+ * {@code lockstep.registry.*} and {@code lockstep.avro.*} keys.
+ * <p>
+ * Within that key namespace, an unknown key is refused with a {@link ConfigException}
+ * naming the nearest valid key; a known key Lockstep cannot honour is refused when
+ * ignoring it would change data, placement or security, and otherwise logged once per
+ * process at WARN. Kafka's own client keys are not looked at.
+ */
+public final class RegistrySerdeConfig {
+
+	/** Comma-separated registry base URLs. */
+	public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+
+	/** {@code USER_INFO} (the only source supported) for HTTP Basic. */
+	public static final String BASIC_AUTH_CREDENTIALS_SOURCE = "basic.auth.credentials.source";
+
+	/** {@code user:password} for HTTP Basic. */
+	public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
+
+	/** {@code STATIC_TOKEN} (the only source supported) for a bearer token. */
+	public static final String BEARER_AUTH_CREDENTIALS_SOURCE = "bearer.auth.credentials.source";
+
+	/** The static bearer token. */
+	public static final String BEARER_AUTH_TOKEN = "bearer.auth.token";
+
+	/** Whether serializers register schemas; {@code false} by default in Lockstep. */
+	public static final String AUTO_REGISTER_SCHEMAS = "auto.register.schemas";
+
+	/** Whether serializers write with the subject's latest version's id. */
+	public static final String USE_LATEST_VERSION = "use.latest.version";
+
+	/** Whether deserializers return generated classes instead of generic records. */
+	public static final String SPECIFIC_AVRO_READER = "specific.avro.reader";
+
+	/** The subject name strategy of keys. */
+	public static final String KEY_SUBJECT_NAME_STRATEGY = "key.subject.name.strategy";
+
+	/** The subject name strategy of values. */
+	public static final String VALUE_SUBJECT_NAME_STRATEGY = "value.subject.name.strategy";
+
+	/** Trust store file for registry HTTPS. */
+	public static final String SSL_TRUSTSTORE_LOCATION = "schema.registry.ssl.truststore.location";
+
+	/** Trust store password. */
+	public static final String SSL_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
+
+	/** Trust store type: JKS, PKCS12 or PEM. */
+	public static final String SSL_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
+
+	/** Hostname verification: only {@code https} (on) is accepted. */
+	public static final String SSL_ENDPOINT_IDENTIFICATION = "schema.registry.ssl.endpoint.identification.algorithm";
+
+	/** Registry CA certificates as a PEM file (Lockstep's own key). */
+	public static final String CA_FILE = "lockstep.registry.ca.file";
+
+	/** Per-request timeout in milliseconds (Lockstep's own key). */
+	public static final String TIMEOUT_MS = "lockstep.registry.timeout.ms";
+
+	/** Largest registry response body (Lockstep's own key). */
+	public static final String MAX_RESPONSE_BYTES = "lockstep.registry.max.response.bytes";
+
+	/** Entries per registry cache and per prepared-reader cache (Lockstep's own key). */
+	public static final String CACHE_CAPACITY = "lockstep.registry.cache.capacity";
+
+	/** Retries of retryable registry failures (Lockstep's own key). */
+	public static final String RETRIES = "lockstep.registry.retries";
+
+	/** Largest Kafka message encoded or decoded, envelope included (Lockstep's own key). */
+	public static final String MAX_MESSAGE_BYTES = "lockstep.avro.max.message.bytes";
+
+	/** Generated record class of keys (Lockstep's own key). */
+	public static final String KEY_TYPE = "lockstep.avro.key.type";
+
+	/** Generated record class of values (Lockstep's own key). */
+	public static final String VALUE_TYPE = "lockstep.avro.value.type";
+
+	private static final Logger logger = LoggerFactory.getLogger(RegistrySerdeConfig.class);
+
+	private static final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+	private static final List<String> NAMESPACE_PREFIXES = List.of("schema.registry.", "basic.auth.", "bearer.auth.",
+			"lockstep.registry.", "lockstep.avro.", "auto.register.", "use.latest.", "use.schema.", "specific.avro.",
+			"key.subject.", "value.subject.", "avro.", "normalize.", "latest.", "id.compatibility.", "context.name.",
+			"max.schemas.", "proxy.", "schema.reflection", "rule.", "key.schema.", "value.schema.");
+
+	private static final Set<String> HONOURED = Set.of(SCHEMA_REGISTRY_URL, BASIC_AUTH_CREDENTIALS_SOURCE,
+			BASIC_AUTH_USER_INFO, "schema.registry.basic.auth.user.info", BEARER_AUTH_CREDENTIALS_SOURCE,
+			BEARER_AUTH_TOKEN, AUTO_REGISTER_SCHEMAS, USE_LATEST_VERSION, SPECIFIC_AVRO_READER,
+			KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
+			SSL_TRUSTSTORE_TYPE, SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
+			RETRIES, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE);
+
+	// Known keys that Lockstep does not honour, and why ignoring them is harmless.
+	private static final Map<String, String> IGNORED_WITH_WARNING = Map.of("max.schemas.per.subject",
+			"the registry caches are bounded by " + CACHE_CAPACITY, "latest.compatibility.strict",
+			"use.latest.version requires the latest version to be the record's own schema", "id.compatibility.strict",
+			"ids are always checked against the reader schema", "latest.cache.ttl.sec",
+			"the latest version is read once, when the serializer prepares a subject", "latest.cache.size",
+			"the latest version is read once, when the serializer prepares a subject", "avro.reflection.allow.null",
+			"reflection-based records are not supported", "schema.registry.ssl.protocol",
+			"the JDK's default TLS protocols are used");
+
+	// Known keys whose non-default values would change data, placement or security.
+	private static final Map<String, String> REFUSED_UNLESS_DEFAULT = new LinkedHashMap<>();
+
+	static {
+		REFUSED_UNLESS_DEFAULT.put("normalize.schemas", "false");
+		REFUSED_UNLESS_DEFAULT.put("avro.use.logical.type.converters", "false");
+		REFUSED_UNLESS_DEFAULT.put("avro.remove.java.properties", "false");
+		REFUSED_UNLESS_DEFAULT.put("schema.reflection", "false");
+		REFUSED_UNLESS_DEFAULT.put("use.latest.with.metadata", "");
+		REFUSED_UNLESS_DEFAULT.put("use.schema.id", "-1");
+		REFUSED_UNLESS_DEFAULT.put("context.name.strategy", "");
+		REFUSED_UNLESS_DEFAULT.put("key.schema.id", "");
+		REFUSED_UNLESS_DEFAULT.put("value.schema.id", "");
+		REFUSED_UNLESS_DEFAULT.put("proxy.host", "");
+		REFUSED_UNLESS_DEFAULT.put("proxy.port", "-1");
+		REFUSED_UNLESS_DEFAULT.put("rule.executors", "");
+		REFUSED_UNLESS_DEFAULT.put("rule.actions", "");
+		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.keystore.location", "");
+		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.keystore.password", "");
+		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.keystore.type", "");
+		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.key.password", "");
+		REFUSED_UNLESS_DEFAULT.put("bearer.auth.logical.cluster", "");
+		REFUSED_UNLESS_DEFAULT.put("bearer.auth.identity.pool.id", "");
+	}
+
+	private final Map<String, ?> configs;
+
+	private final boolean isKey;
+
+	private RegistrySerdeConfig(Map<String, ?> configs, boolean isKey) {
+		this.configs = configs;
+		this.isKey = isKey;
+	}
+
+	/**
+	 * Check and read a serde configuration.
+	 * @param configs the map Kafka passes to {@code configure}
+	 * @param isKey whether the serde handles keys
+	 * @return the configuration
+	 * @throws ConfigException for an unknown or refused key or an invalid value
+	 */
+	public static RegistrySerdeConfig of(Map<String, ?> configs, boolean isKey) {
+		for (Map.Entry<String, ?> entry : configs.entrySet()) {
+			check(entry.getKey(), entry.getValue());
+		}
+		return new RegistrySerdeConfig(configs, isKey);
+	}
+
+	/**
+	 * Build the registry client these settings describe.
+	 * @return a new client
+	 * @throws ConfigException when no URL is given or an option is invalid
+	 */
+	public RegistryClient createClient() {
+		String urls = string(SCHEMA_REGISTRY_URL, null);
+		if (urls == null || urls.isBlank()) {
+			throw new ConfigException(SCHEMA_REGISTRY_URL, urls, "The schema registry URL is required");
+		}
+		RegistryClient.Builder builder = RegistryClient
+			.builder(Arrays.stream(urls.split(",")).map(String::trim).filter((url) -> !url.isEmpty()).toList());
+		configureAuth(builder);
+		configureTrust(builder);
+		builder.timeout(Duration.ofMillis(number(TIMEOUT_MS, RegistryClient.Builder.DEFAULT_TIMEOUT.toMillis())))
+			.maxResponseBytes((int) number(MAX_RESPONSE_BYTES, RegistryClient.Builder.DEFAULT_MAX_RESPONSE_BYTES))
+			.cacheCapacity(cacheCapacity())
+			.retries((int) number(RETRIES, RegistryClient.Builder.DEFAULT_RETRIES));
+		try {
+			return builder.build();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new ConfigException(ex.getMessage());
+		}
+	}
+
+	/**
+	 * Return whether the serde handles keys.
+	 * @return whether it is a key serde
+	 */
+	public boolean isKey() {
+		return this.isKey;
+	}
+
+	/**
+	 * Return whether serializers register schemas (Lockstep's default: {@code false}).
+	 * @return whether to auto-register
+	 */
+	public boolean autoRegister() {
+		return bool(AUTO_REGISTER_SCHEMAS, false);
+	}
+
+	/**
+	 * Return whether serializers use the subject's latest version.
+	 * @return whether to use the latest version
+	 */
+	public boolean useLatestVersion() {
+		return bool(USE_LATEST_VERSION, false);
+	}
+
+	/**
+	 * Return whether deserializers return generated classes.
+	 * @return whether to read specific records
+	 */
+	public boolean specificReader() {
+		boolean specific = bool(SPECIFIC_AVRO_READER, false);
+		if (this.configs.containsKey(SPECIFIC_AVRO_READER) && !specific && recordType() != null) {
+			throw new ConfigException(SPECIFIC_AVRO_READER + "=false contradicts "
+					+ (this.isKey ? KEY_TYPE : VALUE_TYPE) + ", which names a generated reader class");
+		}
+		return specific || recordType() != null;
+	}
+
+	/**
+	 * Return the subject name strategy for this serde's side.
+	 * @return the strategy
+	 */
+	public SubjectNameStrategy subjectNameStrategy() {
+		String key = this.isKey ? KEY_SUBJECT_NAME_STRATEGY : VALUE_SUBJECT_NAME_STRATEGY;
+		String value = string(key, null);
+		return (value != null) ? SubjectNameStrategy.parse(key, value) : SubjectNameStrategy.TOPIC_NAME;
+	}
+
+	/**
+	 * Return the generated class configured for this serde's side, if any.
+	 * @return the class name, or {@code null}
+	 */
+	public String recordType() {
+		Object value = this.configs.get(this.isKey ? KEY_TYPE : VALUE_TYPE);
+		return (value instanceof Class<?> type) ? type.getName() : (value != null) ? value.toString().trim() : null;
+	}
+
+	/**
+	 * Return the largest message encoded or decoded, envelope included.
+	 * @return the limit in bytes
+	 */
+	public int maxMessageBytes() {
+		long value = number(MAX_MESSAGE_BYTES, WireFormat.DEFAULT_MAX_BYTES);
+		if (value < WireFormat.HEADER_BYTES || value > WireFormat.MAX_MAX_BYTES) {
+			throw new ConfigException(MAX_MESSAGE_BYTES, value,
+					"Must be between " + WireFormat.HEADER_BYTES + " and " + WireFormat.MAX_MAX_BYTES);
+		}
+		return (int) value;
+	}
+
+	/**
+	 * Return the entries of each cache.
+	 * @return the capacity
+	 */
+	public int cacheCapacity() {
+		return (int) number(CACHE_CAPACITY, RegistryClient.Builder.DEFAULT_CACHE_CAPACITY);
+	}
+
+	private void configureAuth(RegistryClient.Builder builder) {
+		String basicSource = string(BASIC_AUTH_CREDENTIALS_SOURCE, null);
+		String userInfo = string(BASIC_AUTH_USER_INFO, string("schema.registry.basic.auth.user.info", null));
+		if (basicSource != null && !basicSource.equalsIgnoreCase("USER_INFO")) {
+			throw new ConfigException(BASIC_AUTH_CREDENTIALS_SOURCE, basicSource,
+					"Only USER_INFO is supported: credentials in the URL are refused, and SASL_INHERIT is not supported");
+		}
+		String bearerSource = string(BEARER_AUTH_CREDENTIALS_SOURCE, null);
+		String token = string(BEARER_AUTH_TOKEN, null);
+		if (bearerSource != null && !bearerSource.equalsIgnoreCase("STATIC_TOKEN")) {
+			throw new ConfigException(BEARER_AUTH_CREDENTIALS_SOURCE, bearerSource, "Only STATIC_TOKEN is supported");
+		}
+		if (userInfo != null && token != null) {
+			throw new ConfigException("Basic authentication (" + BASIC_AUTH_USER_INFO + ") and a bearer token ("
+					+ BEARER_AUTH_TOKEN + ") are exclusive");
+		}
+		if (userInfo != null) {
+			int colon = userInfo.indexOf(':');
+			if (colon < 0) {
+				// The value is a secret: never echo it.
+				throw new ConfigException(BASIC_AUTH_USER_INFO + " must be user:password");
+			}
+			builder.basicAuth(userInfo.substring(0, colon), userInfo.substring(colon + 1));
+		}
+		else if (token != null) {
+			builder.bearerToken(token);
+		}
+	}
+
+	private void configureTrust(RegistryClient.Builder builder) {
+		String algorithm = string(SSL_ENDPOINT_IDENTIFICATION, null);
+		if (algorithm != null && !algorithm.equalsIgnoreCase("https")) {
+			throw new ConfigException(SSL_ENDPOINT_IDENTIFICATION, algorithm,
+					"Hostname verification cannot be turned off");
+		}
+		String caFile = string(CA_FILE, null);
+		String location = string(SSL_TRUSTSTORE_LOCATION, null);
+		if (caFile != null && location != null) {
+			throw new ConfigException(CA_FILE + " and " + SSL_TRUSTSTORE_LOCATION + " are exclusive");
+		}
+		String type = string(SSL_TRUSTSTORE_TYPE, "JKS").toUpperCase(Locale.ROOT);
+		if (caFile != null || (location != null && type.equals("PEM"))) {
+			builder.caCertificates(Path.of((caFile != null) ? caFile : location));
+		}
+		else if (location != null) {
+			builder.trustStore(loadTrustStore(location, type, string(SSL_TRUSTSTORE_PASSWORD, null)));
+		}
+	}
+
+	private static KeyStore loadTrustStore(String location, String type, String password) {
+		try (InputStream in = Files.newInputStream(Path.of(location))) {
+			KeyStore store = KeyStore.getInstance(type);
+			store.load(in, (password != null) ? password.toCharArray() : null);
+			return store;
+		}
+		catch (IOException | GeneralSecurityException ex) {
+			throw new ConfigException(SSL_TRUSTSTORE_LOCATION, location,
+					"Could not load the " + type + " trust store: " + ex.getMessage());
+		}
+	}
+
+	private static void check(String key, Object value) {
+		if (!inNamespace(key) || HONOURED.contains(key)) {
+			return;
+		}
+		String reason = IGNORED_WITH_WARNING.get(key);
+		if (reason != null) {
+			if (warned.add(key)) {
+				logger.warn("Ignoring schema registry key '{}': {}", key, reason);
+			}
+			return;
+		}
+		if (REFUSED_UNLESS_DEFAULT.containsKey(key)) {
+			String text = (value != null) ? value.toString().trim() : "";
+			if (text.isEmpty() || text.equalsIgnoreCase(REFUSED_UNLESS_DEFAULT.get(key))) {
+				return;
+			}
+			throw new ConfigException(key, secretSafe(key, value),
+					"Lockstep does not support this setting, and ignoring it would change data, placement or security");
+		}
+		throw new ConfigException("Unknown schema registry key '" + key + "'; did you mean '" + nearest(key) + "'?");
+	}
+
+	private static Object secretSafe(String key, Object value) {
+		return (key.contains("password") || key.contains("token") || key.contains("user.info")) ? "[hidden]" : value;
+	}
+
+	private static boolean inNamespace(String key) {
+		return NAMESPACE_PREFIXES.stream().anyMatch(key::startsWith);
+	}
+
+	static String nearest(String key) {
+		return Stream
+			.concat(HONOURED.stream(),
+					Stream.concat(IGNORED_WITH_WARNING.keySet().stream(), REFUSED_UNLESS_DEFAULT.keySet().stream()))
+			.min(Comparator.comparingInt((String known) -> distance(key, known)).thenComparing(Comparator.naturalOrder()))
+			.orElseThrow();
+	}
+
+	private static int distance(String a, String b) {
+		int[] previous = new int[b.length() + 1];
+		int[] current = new int[b.length() + 1];
+		for (int j = 0; j <= b.length(); j++) {
+			previous[j] = j;
+		}
+		for (int i = 1; i <= a.length(); i++) {
+			current[0] = i;
+			for (int j = 1; j <= b.length(); j++) {
+				int cost = (a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1;
+				current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+			}
+			int[] swap = previous;
+			previous = current;
+			current = swap;
+		}
+		return previous[b.length()];
+	}
+
+	private String string(String key, String defaultValue) {
+		Object value = this.configs.get(key);
+		if (value == null) {
+			return defaultValue;
+		}
+		if (value instanceof Password password) {
+			return password.value();
+		}
+		return value.toString();
+	}
+
+	private boolean bool(String key, boolean defaultValue) {
+		Object value = this.configs.get(key);
+		if (value == null) {
+			return defaultValue;
+		}
+		if (value instanceof Boolean bool) {
+			return bool;
+		}
+		String text = value.toString().trim();
+		if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+			return Boolean.parseBoolean(text);
+		}
+		throw new ConfigException(key, value, "Expected true or false");
+	}
+
+	private long number(String key, long defaultValue) {
+		Object value = this.configs.get(key);
+		if (value == null) {
+			return defaultValue;
+		}
+		if (value instanceof Number number) {
+			return number.longValue();
+		}
+		try {
+			return Long.parseLong(value.toString().trim());
+		}
+		catch (NumberFormatException ex) {
+			throw new ConfigException(key, value, "Expected a whole number");
+		}
+	}
+
+}
