@@ -1,16 +1,13 @@
 package dev.lockstep.registry.avro;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 import dev.lockstep.registry.InvalidDataException;
-import dev.lockstep.registry.test.Carrier;
-import dev.lockstep.registry.test.Checksum;
 import dev.lockstep.registry.test.Order;
-import dev.lockstep.registry.test.Part;
 import dev.lockstep.registry.test.Shipment;
+import dev.lockstep.registry.test.TestRecords;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +30,7 @@ class RawAvroCodecTests {
 	@Test
 	void roundTripsEveryAvroType() {
 		RawAvroCodec<Shipment> codec = new RawAvroCodec<>(Shipment.class);
-		Shipment shipment = shipment();
+		Shipment shipment = TestRecords.shipment();
 		assertThat(codec.decode(codec.encode(shipment))).isEqualTo(shipment);
 	}
 
@@ -71,7 +68,7 @@ class RawAvroCodecTests {
 	@Test
 	void arrayCountLargerThanTheMessageIsRefusedBeforeAllocating() {
 		RawAvroCodec<Shipment> codec = new RawAvroCodec<>(Shipment.class);
-		byte[] valid = codec.encode(shipment());
+		byte[] valid = codec.encode(TestRecords.shipment());
 		// id, carrier, label (1 byte), checksum (4), then the items array count: claim 2^30 items.
 		int itemsAt = 1 + 1 + 2 + 4;
 		byte[] hostile = new byte[itemsAt + 5];
@@ -100,7 +97,7 @@ class RawAvroCodecTests {
 	@Test
 	void outOfRangeEnumAndUnionIndexesAreRefused() {
 		RawAvroCodec<Shipment> codec = new RawAvroCodec<>(Shipment.class);
-		byte[] bytes = codec.encode(shipment());
+		byte[] bytes = codec.encode(TestRecords.shipment());
 		bytes[1] = 40; // carrier symbol 20 of 3
 		assertThatExceptionOfType(InvalidDataException.class).isThrownBy(() -> codec.decode(bytes));
 	}
@@ -108,7 +105,7 @@ class RawAvroCodecTests {
 	@Test
 	void invalidBooleanIsRefused() {
 		RawAvroCodec<Shipment> codec = new RawAvroCodec<>(Shipment.class);
-		Shipment shipment = shipment();
+		Shipment shipment = TestRecords.shipment();
 		shipment.setItems(List.of());
 		shipment.setAttributes(Map.of());
 		shipment.setNote(null);
@@ -129,22 +126,6 @@ class RawAvroCodecTests {
 		assertThatExceptionOfType(SerializationException.class)
 			.isThrownBy(() -> small.encode(new Order(1L, "a much longer status", 1L)))
 			.withMessageContaining("exceeds the limit of 8 bytes");
-	}
-
-	static Shipment shipment() {
-		return Shipment.newBuilder()
-			.setId(42L)
-			.setCarrier(Carrier.COURIER)
-			.setLabel(ByteBuffer.wrap(new byte[] { 'x' }))
-			.setChecksum(new Checksum(new byte[] { 1, 2, 3, 4 }))
-			.setItems(List.of("box", "crate"))
-			.setAttributes(Map.of("floor", 3L))
-			.setNote("leave at door")
-			.setWeight(12.5)
-			.setFragile(true)
-			.setRatio(0.25f)
-			.setParts(List.of(new Part("sku-1", 2)))
-			.build();
 	}
 
 }

@@ -1,0 +1,182 @@
+package dev.lockstep.registry.kafka;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+
+import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.avro.RawAvroCodec;
+import dev.lockstep.registry.test.Order;
+import dev.lockstep.registry.test.Shipment;
+import dev.lockstep.registry.test.TestRecords;
+import dev.lockstep.test.registry.TestSchemaRegistry;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Random and mutated messages through the decoders must give a value or a
+ * {@link SerializationException}: never an OutOfMemoryError (this suite runs with a
+ * 256 MiB heap), never another exception type. The seed is fixed, so a failure names an
+ * input that reproduces.
+ */
+class CodecFuzzTests {
+
+	private static final int ITERATIONS = 1_000_000;
+
+	private static TestSchemaRegistry registry;
+
+	private static List<byte[]> framedSeeds;
+
+	private static List<byte[]> rawOrderSeeds;
+
+	private static List<byte[]> rawShipmentSeeds;
+
+	@BeforeAll
+	static void prepareSeeds() {
+		registry = TestSchemaRegistry.start();
+		long orderId = registry.register("orders-value", Order.getClassSchema());
+		long shipmentId = registry.register("shipments-value", Shipment.getClassSchema());
+		RawAvroCodec<Order> orders = new RawAvroCodec<>(Order.class);
+		RawAvroCodec<Shipment> shipments = new RawAvroCodec<>(Shipment.class);
+		rawOrderSeeds = List.of(orders.encode(new Order(1L, "PAID", 12500L)), orders.encode(new Order(-7L, "", 0L)),
+				orders.encode(new Order(Long.MAX_VALUE, "refunded-with-a-longer-status", Long.MIN_VALUE)));
+		rawShipmentSeeds = List.of(shipments.encode(TestRecords.shipment()));
+		framedSeeds = List.of(WireFormat.frame(orderId, rawOrderSeeds.get(0), 1000),
+				WireFormat.frame(orderId, rawOrderSeeds.get(2), 1000),
+				WireFormat.frame(shipmentId, rawShipmentSeeds.get(0), 1000));
+	}
+
+	@AfterAll
+	static void stopRegistry() {
+		registry.close();
+	}
+
+	@Test
+	void registryDeserializerGivesOnlySerializationExceptions() {
+		RegistryAvroDeserializer<Object> specific = new RegistryAvroDeserializer<>();
+		specific.configure(Map.of("schema.registry.url", registry.url(), "specific.avro.reader", true,
+				"lockstep.registry.retries", 0), false);
+		RegistryAvroDeserializer<Object> generic = new RegistryAvroDeserializer<>();
+		generic.configure(Map.of("schema.registry.url", registry.url(), "lockstep.registry.retries", 0), false);
+		Random random = new Random(20261129L);
+		Outcomes outcomes = fuzz(random, framedSeeds, true, (message) -> (random.nextBoolean() ? specific : generic)
+			.deserialize("fuzz", message));
+		System.out.println("FUZZ registry-deserializer " + outcomes);
+		assertThat(outcomes.decoded + outcomes.refused).isEqualTo(ITERATIONS);
+		assertThat(outcomes.refused).isPositive();
+		assertThat(outcomes.decoded).isPositive();
+	}
+
+	@Test
+	void rawCodecGivesOnlySerializationExceptions() {
+		RawAvroCodec<Order> orders = new RawAvroCodec<>(Order.class);
+		RawAvroCodec<Shipment> shipments = new RawAvroCodec<>(Shipment.class);
+		Random random = new Random(11292026L);
+		Outcomes orderOutcomes = fuzz(random, rawOrderSeeds, false, orders::decode);
+		Outcomes shipmentOutcomes = fuzz(random, rawShipmentSeeds, false, shipments::decode);
+		System.out.println("FUZZ raw-codec Order " + orderOutcomes + "; Shipment " + shipmentOutcomes);
+		assertThat(orderOutcomes.refused).isPositive();
+		assertThat(shipmentOutcomes.refused).isPositive();
+		assertThat(orderOutcomes.decoded).isPositive();
+	}
+
+	private static Outcomes fuzz(Random random, List<byte[]> seeds, boolean framed, Function<byte[], Object> decoder) {
+		Outcomes outcomes = new Outcomes();
+		for (int i = 0; i < ITERATIONS; i++) {
+			byte[] input = (random.nextInt(4) == 0) ? randomBytes(random, framed)
+					: mutate(random, seeds.get(random.nextInt(seeds.size())), framed);
+			try {
+				decoder.apply(input);
+				outcomes.decoded++;
+			}
+			catch (SerializationException ex) {
+				outcomes.refused++;
+			}
+			catch (Throwable ex) {
+				throw new AssertionError("Input " + HexFormat.of().formatHex(input) + " gave " + ex, ex);
+			}
+		}
+		return outcomes;
+	}
+
+	private static byte[] randomBytes(Random random, boolean framed) {
+		byte[] bytes = new byte[random.nextInt(48)];
+		random.nextBytes(bytes);
+		if (framed && bytes.length >= 5 && random.nextBoolean()) {
+			// Past the envelope, into the Avro decoder, with a known schema id.
+			bytes[0] = 0;
+			bytes[1] = 0;
+			bytes[2] = 0;
+			bytes[3] = 0;
+			bytes[4] = (byte) (1 + random.nextInt(2));
+		}
+		return bytes;
+	}
+
+	private static byte[] mutate(Random random, byte[] seed, boolean framed) {
+		byte[] bytes = seed.clone();
+		// Leave the envelope alone most of the time: unknown ids cost a registry round trip.
+		int from = (framed && random.nextInt(1000) != 0) ? WireFormat.HEADER_BYTES : 0;
+		int mutations = 1 + random.nextInt(4);
+		for (int m = 0; m < mutations; m++) {
+			int span = Math.max(1, bytes.length - from);
+			int at = from + random.nextInt(span);
+			switch (random.nextInt(6)) {
+				case 0 -> {
+					if (at < bytes.length) {
+						bytes[at] ^= (byte) (1 << random.nextInt(8));
+					}
+				}
+				case 1 -> {
+					if (at < bytes.length) {
+						bytes[at] = (byte) random.nextInt(256);
+					}
+				}
+				case 2 -> bytes = insert(bytes, Math.min(at, bytes.length),
+						new byte[] { (byte) 0xFE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F });
+				case 3 -> bytes = Arrays.copyOf(bytes, Math.max(from, at));
+				case 4 -> {
+					byte[] extra = new byte[1 + random.nextInt(8)];
+					random.nextBytes(extra);
+					bytes = insert(bytes, bytes.length, extra);
+				}
+				default -> {
+					if (at < bytes.length) {
+						int length = Math.min(bytes.length - at, 1 + random.nextInt(6));
+						bytes = insert(bytes, at, Arrays.copyOfRange(bytes, at, at + length));
+					}
+				}
+			}
+		}
+		return bytes;
+	}
+
+	private static byte[] insert(byte[] bytes, int at, byte[] extra) {
+		byte[] result = new byte[bytes.length + extra.length];
+		System.arraycopy(bytes, 0, result, 0, at);
+		System.arraycopy(extra, 0, result, at, extra.length);
+		System.arraycopy(bytes, at, result, at + extra.length, bytes.length - at);
+		return result;
+	}
+
+	private static final class Outcomes {
+
+		private long decoded;
+
+		private long refused;
+
+		@Override
+		public String toString() {
+			return ITERATIONS + " inputs: " + this.decoded + " decoded, " + this.refused + " refused";
+		}
+
+	}
+
+}
