@@ -1,0 +1,52 @@
+package dev.lockstep.benchmarks;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs {@link CodecBenchmarks} in one JMH run and prints each result and the ratios of
+ * Lockstep's serde to the raw Avro baselines measured in that same run.
+ */
+public final class CodecBenchmarkMain {
+
+	private CodecBenchmarkMain() {
+	}
+
+	public static void main(String[] args) throws RunnerException {
+		Options options = new OptionsBuilder().include(CodecBenchmarks.class.getName() + ".*")
+			.mode(Mode.AverageTime)
+			.timeUnit(TimeUnit.NANOSECONDS)
+			.forks(Integer.getInteger("forks", 2))
+			.warmupIterations(5)
+			.warmupTime(TimeValue.seconds(1))
+			.measurementIterations(5)
+			.measurementTime(TimeValue.seconds(1))
+			.jvmArgs("-Xmx512m", "-XX:+UseParallelGC")
+			.build();
+		Collection<RunResult> results = new Runner(options).run();
+		Map<String, Double> scores = new HashMap<>();
+		System.out.println();
+		for (RunResult result : results) {
+			String name = result.getParams().getBenchmark();
+			name = name.substring(name.lastIndexOf('.') + 1);
+			Result<?> primary = result.getPrimaryResult();
+			scores.put(name, primary.getScore());
+			System.out.printf("RESULT %-20s %8.1f ± %.1f ns/op%n", name, primary.getScore(), primary.getScoreError());
+		}
+		System.out.printf("RATIOS serialize/raw-encode=%.3f (target <= 1.15) deserialize/raw-decode=%.3f (target <= 1.10)%n",
+				scores.get("lockstepSerialize") / scores.get("rawEncode"),
+				scores.get("lockstepDeserialize") / scores.get("rawDecode"));
+	}
+
+}
