@@ -162,14 +162,6 @@ public final class RegistryClient {
 		this.idsBySchema.clear();
 	}
 
-	BoundedCache<Long, Schema> schemasById() {
-		return this.schemasById;
-	}
-
-	BoundedCache<SubjectSchema, Long> idsBySchema() {
-		return this.idsBySchema;
-	}
-
 	private SchemaVersion fetchVersion(String subject, String version) {
 		JsonNode response = this.http.send("GET", "/subjects/" + encode(subject) + "/versions/" + version, null);
 		checkAvro(response);

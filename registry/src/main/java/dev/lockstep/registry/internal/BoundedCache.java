@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A bounded map that evicts its oldest entry when full. Reads take no lock and do no I/O;
@@ -21,10 +20,6 @@ public final class BoundedCache<K, V> {
 
 	private final Queue<K> insertionOrder = new ConcurrentLinkedQueue<>();
 
-	private final LongAdder hits = new LongAdder();
-
-	private final LongAdder misses = new LongAdder();
-
 	/**
 	 * Create an empty cache.
 	 * @param capacity the most entries it holds
@@ -37,19 +32,12 @@ public final class BoundedCache<K, V> {
 	}
 
 	/**
-	 * Return the cached value, counting a hit or a miss.
+	 * Return the cached value.
 	 * @param key the key
 	 * @return the value, or {@code null}
 	 */
 	public V get(K key) {
-		V value = this.entries.get(key);
-		if (value != null) {
-			this.hits.increment();
-		}
-		else {
-			this.misses.increment();
-		}
-		return value;
+		return this.entries.get(key);
 	}
 
 	/**
@@ -76,30 +64,6 @@ public final class BoundedCache<K, V> {
 	public void clear() {
 		this.entries.clear();
 		this.insertionOrder.clear();
-	}
-
-	/**
-	 * Return the number of entries.
-	 * @return the size
-	 */
-	public int size() {
-		return this.entries.size();
-	}
-
-	/**
-	 * Return how many look-ups found a value.
-	 * @return the hit count
-	 */
-	public long hits() {
-		return this.hits.sum();
-	}
-
-	/**
-	 * Return how many look-ups found nothing.
-	 * @return the miss count
-	 */
-	public long misses() {
-		return this.misses.sum();
 	}
 
 }
