@@ -281,6 +281,23 @@ class RegistryClientTests {
 	}
 
 	@Test
+	void requestsSpeakTheRegistryMediaType() {
+		client().build().register("orders-value", ORDER);
+		assertThat(this.registry.lastRequestHeader("Content-Type")).isEqualTo("application/vnd.schemaregistry.v1+json");
+		assertThat(this.registry.lastRequestHeader("Accept")).startsWith("application/vnd.schemaregistry.v1+json");
+	}
+
+	@Test
+	void schemaTextOverOneMebibyteIsRefused() {
+		String name = "a".repeat(RegistryClient.MAX_SCHEMA_BYTES);
+		String body = "{\"schema\": \"{\\\"type\\\": \\\"enum\\\", \\\"name\\\": \\\"E\\\", "
+				+ "\\\"symbols\\\": [\\\"" + name + "\\\"]}\"}";
+		this.registry.respondNext(1, 200, Map.of(), body.getBytes(StandardCharsets.UTF_8));
+		RegistryException failure = catchRegistry(() -> client().build().schemaById(1));
+		assertThat(failure.getMessage()).contains("schema over 1048576 bytes");
+	}
+
+	@Test
 	void unknownJsonFieldsAreIgnored() {
 		this.registry.respondNext(1, 200, Map.of(),
 				"{\"id\": 7, \"guid\": \"x\", \"extra\": {\"nested\": [1, 2]}}".getBytes(StandardCharsets.UTF_8));
@@ -318,12 +335,12 @@ class RegistryClientTests {
 	void basicAuthAndBearerTokensAreSent() {
 		long id = this.registry.register("orders-value", ORDER);
 		client().basicAuth("reader", "s3cret").build().schemaById(id);
-		assertThat(this.registry.lastAuthorization()).isEqualTo(
+		assertThat(this.registry.lastRequestHeader("Authorization")).isEqualTo(
 				"Basic " + Base64.getEncoder().encodeToString("reader:s3cret".getBytes(StandardCharsets.UTF_8)));
 		client().bearerToken("t0ken").build().schemaById(id);
-		assertThat(this.registry.lastAuthorization()).isEqualTo("Bearer t0ken");
+		assertThat(this.registry.lastRequestHeader("Authorization")).isEqualTo("Bearer t0ken");
 		client().build().schemaById(id);
-		assertThat(this.registry.lastAuthorization()).isNull();
+		assertThat(this.registry.lastRequestHeader("Authorization")).isNull();
 	}
 
 	@Test

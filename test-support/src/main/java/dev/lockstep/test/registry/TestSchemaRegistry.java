@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.apache.avro.Schema;
@@ -65,7 +66,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
 
 	private volatile CountDownLatch gate = new CountDownLatch(0);
 
-	private volatile String lastAuthorization;
+	private volatile Headers lastRequestHeaders = new Headers();
 
 	private long nextId = 1;
 
@@ -222,11 +223,12 @@ public final class TestSchemaRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Return the {@code Authorization} header of the last request.
-	 * @return the header, or {@code null} when it had none
+	 * Return a header of the last request, such as {@code Authorization}.
+	 * @param name the header name
+	 * @return the first value, or {@code null} when the request had none
 	 */
-	public String lastAuthorization() {
-		return this.lastAuthorization;
+	public String lastRequestHeader(String name) {
+		return this.lastRequestHeaders.getFirst(name);
 	}
 
 	/**
@@ -262,7 +264,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
 			if (path.startsWith(this.pathPrefix)) {
 				path = path.substring(this.pathPrefix.length());
 			}
-			this.lastAuthorization = exchange.getRequestHeaders().getFirst("Authorization");
+			this.lastRequestHeaders = exchange.getRequestHeaders();
 			this.requestCounts.computeIfAbsent(exchange.getRequestMethod() + " " + decode(path),
 					(key) -> new AtomicInteger())
 				.incrementAndGet();
