@@ -1,0 +1,54 @@
+package dev.lockstep.worker;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Collects and encodes what a processor emits for one input record. Nothing reaches the
+ * producer until the processor has returned normally, so a record rejected half-way
+ * leaves no partial output in the transaction.
+ */
+final class BufferedOutput implements Output {
+
+	private final String destination;
+
+	private final Serializer<Object> keySerializer;
+
+	private final Serializer<Object> valueSerializer;
+
+	private final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(1);
+
+	BufferedOutput(String destination, Serializer<Object> keySerializer, Serializer<Object> valueSerializer) {
+		this.destination = destination;
+		this.keySerializer = keySerializer;
+		this.valueSerializer = valueSerializer;
+	}
+
+	@Override
+	public void toDestination(Object key, Object value, Headers headers) {
+		send(this.destination, key, value, headers);
+	}
+
+	@Override
+	public void send(String topic, Object key, Object value, Headers headers) {
+		RecordHeaders copy = (headers != null) ? new RecordHeaders(headers.toArray()) : new RecordHeaders();
+		try {
+			this.records.add(new ProducerRecord<>(topic, null, this.keySerializer.serialize(topic, copy, key),
+					this.valueSerializer.serialize(topic, copy, value), copy));
+		}
+		catch (SerializationException ex) {
+			throw new InvalidRecordException("Output for " + topic + " cannot be encoded: " + ex.getMessage(), ex);
+		}
+	}
+
+	List<ProducerRecord<byte[], byte[]>> records() {
+		return this.records;
+	}
+
+}

@@ -1,0 +1,85 @@
+package dev.lockstep.worker;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * The observable state of one slot, written by the slot's thread and read by anyone.
+ */
+final class SlotMonitor {
+
+	/** Errors kept per slot; the oldest is dropped first. */
+	static final int MAX_RECENT_ERRORS = 64;
+
+	private final int slot;
+
+	private final String transactionalId;
+
+	private final Clock clock;
+
+	private final Deque<String> recentErrors = new ArrayDeque<>();
+
+	private volatile WorkerStatus status = WorkerStatus.STARTING;
+
+	private volatile SlotState.BlockedRecord blockedAt;
+
+	private volatile Instant lastCommit;
+
+	private volatile long committedRecords;
+
+	SlotMonitor(int slot, String transactionalId, Clock clock) {
+		this.slot = slot;
+		this.transactionalId = transactionalId;
+		this.clock = clock;
+	}
+
+	void status(WorkerStatus status) {
+		this.status = status;
+		if (status != WorkerStatus.BLOCKED) {
+			this.blockedAt = null;
+		}
+	}
+
+	WorkerStatus status() {
+		return this.status;
+	}
+
+	void blocked(SlotState.BlockedRecord record) {
+		this.blockedAt = record;
+		this.status = WorkerStatus.BLOCKED;
+		error("BLOCKED at " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": "
+				+ record.reason());
+	}
+
+	void committed(int records) {
+		this.committedRecords += records;
+		this.lastCommit = this.clock.instant();
+	}
+
+	long committedRecords() {
+		return this.committedRecords;
+	}
+
+	void error(String description) {
+		String entry = this.clock.instant() + " " + description;
+		synchronized (this.recentErrors) {
+			if (this.recentErrors.size() == MAX_RECENT_ERRORS) {
+				this.recentErrors.removeFirst();
+			}
+			this.recentErrors.addLast(entry);
+		}
+	}
+
+	SlotState snapshot() {
+		List<String> errors;
+		synchronized (this.recentErrors) {
+			errors = List.copyOf(this.recentErrors);
+		}
+		return new SlotState(this.slot, this.transactionalId, this.status, this.blockedAt, this.lastCommit,
+				this.committedRecords, errors);
+	}
+
+}

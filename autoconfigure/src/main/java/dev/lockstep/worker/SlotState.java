@@ -1,0 +1,32 @@
+package dev.lockstep.worker;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A snapshot of one slot's state.
+ *
+ * @param slot the slot index
+ * @param transactionalId the slot's transactional id
+ * @param status what the slot is doing
+ * @param blockedAt the record the slot is held at when BLOCKED, otherwise {@code null}
+ * @param lastCommit when the slot last committed a transaction, or {@code null}
+ * @param committedRecords how many input records the slot has committed
+ * @param recentErrors the most recent errors, oldest first (at most 64)
+ */
+public record SlotState(int slot, String transactionalId, WorkerStatus status, BlockedRecord blockedAt,
+		Instant lastCommit, long committedRecords, List<String> recentErrors) {
+
+	/**
+	 * The coordinates of a record a slot is blocked at, and why.
+	 *
+	 * @param topic the topic
+	 * @param partition the partition
+	 * @param offset the offset
+	 * @param reason why it cannot be processed
+	 */
+	public record BlockedRecord(String topic, int partition, long offset, String reason) {
+
+	}
+
+}

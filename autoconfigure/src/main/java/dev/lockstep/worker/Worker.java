@@ -1,0 +1,139 @@
+package dev.lockstep.worker;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.core.log.LogAccessor;
+
+/**
+ * A transactional consume-transform-produce worker: {@code concurrency} slots, each
+ * one consumer and one transactional producer on its own thread, with a stable
+ * transactional id per slot ({@code <transactionalId>-<slot>}). Input offsets are
+ * committed only inside the transaction that writes the output, so downstream
+ * {@code read_committed} readers see each input's output exactly once.
+ */
+public final class Worker {
+
+	private static final LogAccessor logger = new LogAccessor(Worker.class);
+
+	private final WorkerSettings settings;
+
+	private final List<WorkerSlot> slots = new ArrayList<>();
+
+	private final List<SlotMonitor> monitors = new ArrayList<>();
+
+	private final List<Thread> threads = new ArrayList<>();
+
+	private boolean started;
+
+	/**
+	 * Create a worker with the default recovery policy.
+	 * @param settings the settings
+	 * @param processor the business logic
+	 */
+	public Worker(WorkerSettings settings, RecordProcessor<?, ?> processor) {
+		this(settings, processor, new DefaultRecoveryPolicy());
+	}
+
+	/**
+	 * Create a worker.
+	 * @param settings the settings
+	 * @param processor the business logic
+	 * @param recoveryPolicy how failures are recovered from
+	 */
+	public Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy) {
+		this.settings = settings;
+		long stopAfter = settings.bounds().stopAfterRecords();
+		RecordBudget budget = (stopAfter > 0) ? new RecordBudget(stopAfter) : null;
+		for (int slot = 0; slot < settings.concurrency(); slot++) {
+			SlotMonitor monitor = new SlotMonitor(slot, settings.transactionalId(slot), Clock.systemUTC());
+			this.monitors.add(monitor);
+			this.slots.add(new WorkerSlot(settings, slot, processor, recoveryPolicy, monitor, budget));
+		}
+	}
+
+	/**
+	 * Start every slot on its own thread.
+	 */
+	public synchronized void start() {
+		if (this.started) {
+			return;
+		}
+		this.started = true;
+		for (int slot = 0; slot < this.slots.size(); slot++) {
+			Thread thread = new Thread(this.slots.get(slot), "lockstep-" + this.settings.name() + "-" + slot);
+			this.threads.add(thread);
+			thread.start();
+		}
+		logger.info(() -> "Worker " + this.settings.name() + " started " + this.slots.size() + " slot(s) on "
+				+ this.settings.sourceTopics() + " -> " + this.settings.destination());
+	}
+
+	/**
+	 * Stop gracefully: each slot finishes its poll, commits its open transaction, closes
+	 * its producer and leaves the group. Waits at most the shutdown timeout.
+	 * @return whether every slot stopped in time
+	 */
+	public boolean stop() {
+		this.slots.forEach(WorkerSlot::requestStop);
+		boolean stopped = awaitTermination(this.settings.shutdownTimeout());
+		logger.info(() -> "Worker " + this.settings.name() + (stopped ? " stopped" : " did not stop in time"));
+		return stopped;
+	}
+
+	/**
+	 * Wait until every slot has ended, by itself (one-shot bounds, fencing, failure) or
+	 * after {@link #stop()}.
+	 * @param timeout the longest wait
+	 * @return whether every slot ended
+	 */
+	public boolean awaitTermination(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		for (Thread thread : threadsSnapshot()) {
+			long left = deadline - System.nanoTime();
+			try {
+				thread.join(Math.max(1, left / 1_000_000));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+			if (thread.isAlive()) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Return whether any slot thread is still running.
+	 * @return whether the worker is running
+	 */
+	public boolean isRunning() {
+		return threadsSnapshot().stream().anyMatch(Thread::isAlive);
+	}
+
+	/**
+	 * Return a snapshot of the worker's state.
+	 * @return the state
+	 */
+	public WorkerState state() {
+		List<SlotState> slotStates = this.monitors.stream().map(SlotMonitor::snapshot).toList();
+		return new WorkerState(this.settings.name(), WorkerState.summarize(slotStates), slotStates);
+	}
+
+	/**
+	 * Return the worker's settings.
+	 * @return the settings
+	 */
+	public WorkerSettings settings() {
+		return this.settings;
+	}
+
+	private synchronized List<Thread> threadsSnapshot() {
+		return List.copyOf(this.threads);
+	}
+
+}

@@ -1,0 +1,506 @@
+package dev.lockstep.worker;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.worker.RecoveryPolicy.Recovery;
+import dev.lockstep.worker.SlotState.BlockedRecord;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+
+import org.springframework.core.log.LogAccessor;
+
+/**
+ * One consumer and one transactional producer running consume-transform-produce on
+ * their own thread. Per poll: decode, process, encode and send each record inside the
+ * open transaction (which may span polls); when the transaction is due, check every
+ * send, add the input offsets with the consumer's group metadata, and commit. Failures
+ * go through the {@link RecoveryPolicy}; invalid input through the invalid-input policy.
+ */
+final class WorkerSlot implements Runnable {
+
+	private static final LogAccessor logger = new LogAccessor(WorkerSlot.class);
+
+	static final String ERROR_HEADER_PREFIX = "lockstep.error.";
+
+	private final WorkerSettings settings;
+
+	private final int index;
+
+	private final RecordProcessor<Object, Object> processor;
+
+	private final RecoveryPolicy recoveryPolicy;
+
+	private final SlotMonitor monitor;
+
+	private final RecordBudget budget;
+
+	private final Deserializer<Object> keyDeserializer;
+
+	private final Deserializer<Object> valueDeserializer;
+
+	private final Serializer<Object> keySerializer;
+
+	private final Serializer<Object> valueSerializer;
+
+	private final Object pause = new Object();
+
+	// Where each assigned partition's committed input ends: the rewind target.
+	private final Map<TopicPartition, Long> committedPositions = new HashMap<>();
+
+	private volatile boolean stopRequested;
+
+	private Consumer<byte[], byte[]> consumer;
+
+	private Producer<byte[], byte[]> producer;
+
+	private OpenTransaction transaction;
+
+	private int consecutiveFailures;
+
+	private long lastInputNanos;
+
+	@SuppressWarnings("unchecked")
+	WorkerSlot(WorkerSettings settings, int index, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
+			SlotMonitor monitor, RecordBudget budget) {
+		this.settings = settings;
+		this.index = index;
+		this.processor = (RecordProcessor<Object, Object>) processor;
+		this.recoveryPolicy = recoveryPolicy;
+		this.monitor = monitor;
+		this.budget = budget;
+		this.keyDeserializer = (Deserializer<Object>) settings.codecs().keyDeserializer();
+		this.valueDeserializer = (Deserializer<Object>) settings.codecs().valueDeserializer();
+		this.keySerializer = (Serializer<Object>) settings.codecs().keySerializer();
+		this.valueSerializer = (Serializer<Object>) settings.codecs().valueSerializer();
+	}
+
+	void requestStop() {
+		synchronized (this.pause) {
+			this.stopRequested = true;
+			this.pause.notifyAll();
+		}
+	}
+
+	@Override
+	public void run() {
+		try {
+			this.producer = newProducer();
+			if (this.stopRequested) {
+				return;
+			}
+			this.consumer = newConsumer();
+			this.consumer.subscribe(this.settings.sourceTopics(), new CommitBeforeRevocation());
+			this.monitor.status(WorkerStatus.RUNNING);
+			this.lastInputNanos = System.nanoTime();
+			while (!this.stopRequested) {
+				try {
+					pollOnce();
+				}
+				catch (SlotFailure ex) {
+					throw ex;
+				}
+				catch (Exception ex) {
+					recover(ex);
+				}
+			}
+			if (this.transaction != null) {
+				abortQuietly();
+			}
+		}
+		catch (SlotFailure ex) {
+			this.monitor.error(ex.getMessage());
+			this.monitor.status(ex.status);
+			logger.error(() -> "Worker " + this.settings.name() + " slot " + this.index + " " + ex.status + ": "
+					+ ex.getMessage());
+		}
+		catch (RuntimeException ex) {
+			this.monitor.error("Unexpected failure: " + ex);
+			this.monitor.status(WorkerStatus.FAILED);
+			logger.error(ex, () -> "Worker " + this.settings.name() + " slot " + this.index + " failed");
+		}
+		finally {
+			close();
+		}
+	}
+
+	private void pollOnce() throws Exception {
+		ConsumerRecords<byte[], byte[]> records = this.consumer.poll(this.settings.pollTimeout());
+		if (records.isEmpty()) {
+			checkIdle();
+		}
+		else {
+			this.lastInputNanos = System.nanoTime();
+		}
+		for (ConsumerRecord<byte[], byte[]> record : records) {
+			if (this.budget != null && !this.budget.tryClaim()) {
+				// One-shot run complete: what is left of this poll is never committed.
+				requestStop();
+				break;
+			}
+			if (this.transaction == null) {
+				this.producer.beginTransaction();
+				this.transaction = new OpenTransaction();
+			}
+			if (!process(record)) {
+				break;
+			}
+		}
+		if (this.transaction != null
+				&& (this.stopRequested || this.transaction.isDue(this.settings.transaction()))) {
+			commit();
+		}
+	}
+
+	/**
+	 * Process one record in the open transaction.
+	 * @return {@code false} when the record blocked the slot (the rest of the poll is
+	 * dropped and replayed later)
+	 */
+	private boolean process(ConsumerRecord<byte[], byte[]> raw) throws Exception {
+		BufferedOutput output = new BufferedOutput(this.settings.destination(), this.keySerializer,
+				this.valueSerializer);
+		try {
+			this.processor.process(decode(raw), output);
+		}
+		catch (InvalidRecordException | InvalidDataException ex) {
+			return invalid(raw, ex);
+		}
+		for (ProducerRecord<byte[], byte[]> record : output.records()) {
+			this.transaction.sent(this.producer.send(record));
+		}
+		this.transaction.processed(raw);
+		if (this.monitor.status() == WorkerStatus.BLOCKED) {
+			logger.info(() -> "Worker " + this.settings.name() + " slot " + this.index + " unblocked at "
+					+ raw.topic() + "-" + raw.partition() + "@" + raw.offset());
+			this.monitor.status(WorkerStatus.RUNNING);
+		}
+		return true;
+	}
+
+	private ConsumerRecord<Object, Object> decode(ConsumerRecord<byte[], byte[]> raw) {
+		Object key = this.keyDeserializer.deserialize(raw.topic(), raw.headers(), raw.key());
+		Object value = this.valueDeserializer.deserialize(raw.topic(), raw.headers(), raw.value());
+		return new ConsumerRecord<>(raw.topic(), raw.partition(), raw.offset(), raw.timestamp(), raw.timestampType(),
+				raw.serializedKeySize(), raw.serializedValueSize(), key, value, raw.headers(), raw.leaderEpoch());
+	}
+
+	private boolean invalid(ConsumerRecord<byte[], byte[]> raw, RuntimeException reason) throws Exception {
+		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
+		if (this.settings.invalidInput().mode() == Mode.QUARANTINE) {
+			this.transaction.sent(this.producer.send(quarantined(raw, reason)));
+			this.transaction.processed(raw);
+			this.monitor.error("Quarantined " + where + ": " + reason.getMessage());
+			logger.warn(() -> "Worker " + this.settings.name() + " quarantined " + where + ": " + reason.getMessage());
+			return true;
+		}
+		// Block: commit what came before the record, then hold the slot at it.
+		if (this.transaction.isEmpty()) {
+			abortQuietly();
+		}
+		else {
+			commit();
+		}
+		if (this.budget != null) {
+			this.budget.release(1);
+		}
+		rewind();
+		if (this.monitor.status() != WorkerStatus.BLOCKED) {
+			logger.error(() -> "Worker " + this.settings.name() + " slot " + this.index + " BLOCKED at " + where
+					+ ": " + reason.getMessage());
+		}
+		this.monitor.blocked(new BlockedRecord(raw.topic(), raw.partition(), raw.offset(), reason.getMessage()));
+		backOff();
+		return false;
+	}
+
+	private ProducerRecord<byte[], byte[]> quarantined(ConsumerRecord<byte[], byte[]> raw, RuntimeException reason) {
+		RecordHeaders headers = new RecordHeaders(raw.headers().toArray());
+		header(headers, "topic", raw.topic());
+		header(headers, "partition", Integer.toString(raw.partition()));
+		header(headers, "offset", Long.toString(raw.offset()));
+		header(headers, "exception", reason.getClass().getName());
+		header(headers, "message", String.valueOf(reason.getMessage()));
+		header(headers, "timestamp", Instant.now().toString());
+		return new ProducerRecord<>(this.settings.invalidInput().quarantineTopic(), null, raw.key(), raw.value(),
+				headers);
+	}
+
+	private static void header(RecordHeaders headers, String name, String value) {
+		headers.add(ERROR_HEADER_PREFIX + name, value.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private void commit() throws Exception {
+		OpenTransaction committing = this.transaction;
+		// Every send must have succeeded before the offsets may move.
+		this.producer.flush();
+		committing.checkDeliveries();
+		this.producer.sendOffsetsToTransaction(committing.offsets(), this.consumer.groupMetadata());
+		while (true) {
+			try {
+				this.producer.commitTransaction();
+				break;
+			}
+			catch (RuntimeException ex) {
+				if (this.recoveryPolicy.classify(ex) != Recovery.RETRY || this.stopRequested) {
+					throw ex;
+				}
+				// A timed-out commit is retried as the same call, never replaced by a new transaction.
+				this.monitor.error("Commit timed out, retrying: " + ex.getMessage());
+				logger.warn(() -> "Worker " + this.settings.name() + " slot " + this.index
+						+ " commit failed, retrying: " + ex);
+				backOff();
+			}
+		}
+		committing.offsets().forEach((partition, offset) -> this.committedPositions.put(partition, offset.offset()));
+		this.transaction = null;
+		this.consecutiveFailures = 0;
+		this.monitor.committed(committing.records());
+	}
+
+	private void recover(Exception failure) {
+		Recovery recovery = this.recoveryPolicy.classify(failure);
+		this.monitor.error(recovery + " after " + failure);
+		logger.warn(() -> "Worker " + this.settings.name() + " slot " + this.index + " recovering (" + recovery
+				+ ") from " + failure);
+		switch (recovery) {
+			case FENCED -> throw fenced(failure);
+			case REPLACE_PRODUCER -> {
+				releaseTransaction();
+				closeProducer();
+				rewindQuietly();
+				backOff();
+				this.producer = newProducer();
+			}
+			default -> {
+				abortQuietly();
+				rewindQuietly();
+				backOff();
+			}
+		}
+	}
+
+	private SlotFailure fenced(Throwable failure) {
+		releaseTransaction();
+		return new SlotFailure(WorkerStatus.FENCED, "another instance with transactional id "
+				+ this.settings.transactionalId(this.index) + " took over (" + failure.getMessage() + ")");
+	}
+
+	private void abortQuietly() {
+		if (this.transaction == null) {
+			return;
+		}
+		releaseTransaction();
+		try {
+			this.producer.abortTransaction();
+		}
+		catch (RuntimeException ex) {
+			Recovery recovery = this.recoveryPolicy.classify(ex);
+			if (recovery == Recovery.FENCED) {
+				throw fenced(ex);
+			}
+			// A producer that cannot abort is replaced: initialising its successor aborts the transaction.
+			this.monitor.error("Abort failed, replacing the producer: " + ex);
+			closeProducer();
+			this.producer = newProducer();
+		}
+	}
+
+	private void releaseTransaction() {
+		if (this.transaction != null && this.budget != null) {
+			this.budget.release(this.transaction.records());
+		}
+		this.transaction = null;
+	}
+
+	private void rewindQuietly() {
+		try {
+			rewind();
+		}
+		catch (RuntimeException ex) {
+			this.monitor.error("Rewind failed: " + ex);
+		}
+	}
+
+	private void rewind() {
+		for (TopicPartition partition : this.consumer.assignment()) {
+			Long position = this.committedPositions.get(partition);
+			if (position != null) {
+				this.consumer.seek(partition, position);
+			}
+		}
+	}
+
+	private void checkIdle() {
+		Duration idle = this.settings.bounds().idleTimeout();
+		if (idle != null && System.nanoTime() - this.lastInputNanos > idle.toNanos()) {
+			throw new SlotFailure(WorkerStatus.FAILED, "no input for " + idle + " (input deadline exceeded)");
+		}
+	}
+
+	private void backOff() {
+		this.consecutiveFailures++;
+		WorkerSettings.Backoff backoff = this.settings.backoff();
+		long millis = Math.min(backoff.max().toMillis(),
+				backoff.initial().toMillis() << Math.min(this.consecutiveFailures - 1, 20));
+		synchronized (this.pause) {
+			if (!this.stopRequested && millis > 0) {
+				try {
+					this.pause.wait(millis);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					this.stopRequested = true;
+				}
+			}
+		}
+	}
+
+	private Producer<byte[], byte[]> newProducer() {
+		Map<String, Object> props = new HashMap<>(this.settings.producerProperties());
+		props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.settings.transactionalId(this.index));
+		props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+		props.put(ProducerConfig.ACKS_CONFIG, "all");
+		props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG,
+				"lockstep-" + this.settings.name() + "-" + this.index + "-producer");
+		KafkaProducer<byte[], byte[]> created = new KafkaProducer<>(props, new ByteArraySerializer(),
+				new ByteArraySerializer());
+		while (true) {
+			try {
+				// Fences any predecessor with this transactional id and aborts its open transaction.
+				created.initTransactions();
+				return created;
+			}
+			catch (RuntimeException ex) {
+				Recovery recovery = this.recoveryPolicy.classify(ex);
+				this.monitor.error("Producer initialisation failed (" + recovery + "): " + ex);
+				if (recovery != Recovery.RETRY || this.stopRequested) {
+					created.close(Duration.ZERO);
+					if (this.stopRequested) {
+						return created;
+					}
+					throw ex;
+				}
+				backOff();
+			}
+		}
+	}
+
+	private Consumer<byte[], byte[]> newConsumer() {
+		Map<String, Object> props = new HashMap<>(this.settings.consumerProperties());
+		props.put(ConsumerConfig.GROUP_ID_CONFIG, this.settings.groupId());
+		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+		props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG,
+				"lockstep-" + this.settings.name() + "-" + this.index + "-consumer");
+		return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+	}
+
+	private void close() {
+		Duration timeout = this.settings.shutdownTimeout();
+		if (this.consumer != null) {
+			try {
+				// Leaves the group, so the partitions move to another instance at once.
+				this.consumer.close(timeout);
+			}
+			catch (RuntimeException ex) {
+				logger.warn(ex, () -> "Worker " + this.settings.name() + " slot " + this.index + " consumer close");
+			}
+		}
+		closeProducer();
+		WorkerStatus status = this.monitor.status();
+		if (status != WorkerStatus.FENCED && status != WorkerStatus.FAILED) {
+			this.monitor.status(WorkerStatus.STOPPED);
+		}
+	}
+
+	private void closeProducer() {
+		if (this.producer != null) {
+			try {
+				this.producer.close(this.settings.shutdownTimeout());
+			}
+			catch (RuntimeException ex) {
+				logger.warn(ex, () -> "Worker " + this.settings.name() + " slot " + this.index + " producer close");
+			}
+			this.producer = null;
+		}
+	}
+
+	/**
+	 * Before partitions move to another consumer, the open transaction is committed (or
+	 * aborted), so the new owner starts exactly where this slot's output ends.
+	 */
+	private final class CommitBeforeRevocation implements ConsumerRebalanceListener {
+
+		@Override
+		public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+			if (WorkerSlot.this.transaction != null) {
+				try {
+					commit();
+				}
+				catch (Exception ex) {
+					if (WorkerSlot.this.recoveryPolicy.classify(ex) == Recovery.FENCED) {
+						WorkerSlot.this.monitor.error("Fenced during rebalance: " + ex);
+						WorkerSlot.this.requestStop();
+					}
+					else {
+						abortQuietly();
+						rewindQuietly();
+					}
+				}
+			}
+			partitions.forEach(WorkerSlot.this.committedPositions::remove);
+		}
+
+		@Override
+		public void onPartitionsLost(Collection<TopicPartition> partitions) {
+			abortQuietly();
+			partitions.forEach(WorkerSlot.this.committedPositions::remove);
+		}
+
+		@Override
+		public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+			for (TopicPartition partition : partitions) {
+				WorkerSlot.this.committedPositions.put(partition, WorkerSlot.this.consumer.position(partition));
+			}
+		}
+
+	}
+
+	/**
+	 * Ends the slot with a status other than STOPPED.
+	 */
+	private static final class SlotFailure extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		private final transient WorkerStatus status;
+
+		SlotFailure(WorkerStatus status, String message) {
+			super(message);
+			this.status = status;
+		}
+
+	}
+
+}

@@ -1,0 +1,26 @@
+package dev.lockstep.worker;
+
+/**
+ * What a worker (or one of its slots) is doing.
+ */
+public enum WorkerStatus {
+
+	/** Starting: producer initialising, consumer joining its group. */
+	STARTING,
+
+	/** Processing and committing. */
+	RUNNING,
+
+	/** Held at a record that cannot be processed, retrying it; nothing is committed past it. */
+	BLOCKED,
+
+	/** Stopped because another instance with the same transactional id took over. */
+	FENCED,
+
+	/** Stopped after a failure it cannot recover from (such as an idle deadline in a one-shot run). */
+	FAILED,
+
+	/** Stopped normally. */
+	STOPPED
+
+}

@@ -1,0 +1,319 @@
+package dev.lockstep.worker;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.lockstep.registry.avro.RawAvroCodec;
+import dev.lockstep.registry.kafka.RawAvroDeserializer;
+import dev.lockstep.registry.kafka.RawAvroSerializer;
+import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.worker.WorkerSettings.Backoff;
+import dev.lockstep.worker.WorkerSettings.Bounds;
+import dev.lockstep.worker.WorkerSettings.Codecs;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import dev.lockstep.worker.test.Order;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The worker runtime against a real KRaft broker in the test JVM.
+ */
+class WorkerTests {
+
+	private static InJvmKafkaBroker broker;
+
+	private static KafkaFixture kafka;
+
+	private static final RawAvroCodec<Order> ORDERS = new RawAvroCodec<>(Order.class);
+
+	private final String input = "orders-" + UUID.randomUUID();
+
+	private final String output = "normalized-" + UUID.randomUUID();
+
+	private final String quarantine = "quarantine-" + UUID.randomUUID();
+
+	private final String group = "group-" + UUID.randomUUID();
+
+	private final List<Worker> workers = new ArrayList<>();
+
+	@BeforeAll
+	static void startBroker() {
+		broker = InJvmKafkaBroker.start();
+		kafka = new KafkaFixture(broker);
+	}
+
+	@AfterAll
+	static void stopBroker() {
+		broker.close();
+	}
+
+	@AfterEach
+	void stopWorkers() {
+		this.workers.forEach(Worker::stop);
+	}
+
+	/** The seed's normalization: validate, upper-case the status. */
+	static Order normalize(Order order) {
+		String status = order.getStatus().toUpperCase(Locale.ROOT);
+		if (order.getId() <= 0 || order.getAmountCents() < 0 || !Set.of("PAID", "REFUNDED").contains(status)) {
+			throw new InvalidRecordException("invalid order " + order.getId() + " with status " + order.getStatus());
+		}
+		return new Order(order.getId(), status, order.getAmountCents());
+	}
+
+	@Test
+	void normalizesTheSeedOrdersKeepingKeysHeadersAndTombstones() {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(List.of(order("order-1", 1, "paid", 12500), order("order-2", 2, "Refunded", 7800),
+				tombstone("order-3")));
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMillis(100))));
+
+		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, 3);
+		assertThat(out).extracting((record) -> key(record)).containsExactly("order-1", "order-2", "order-3");
+		assertThat(ORDERS.decode(out.get(0).value())).isEqualTo(new Order(1L, "PAID", 12500L));
+		assertThat(ORDERS.decode(out.get(1).value())).isEqualTo(new Order(2L, "REFUNDED", 7800L));
+		assertThat(out.get(2).value()).isNull();
+		assertThat(header(out.get(0), "trace")).isEqualTo("trace-order-1");
+		assertThat(header(out.get(2), "trace")).isEqualTo("trace-order-3");
+		await().until(() -> worker.state().committedRecords() == 3);
+		assertThat(kafka.committedOffsets(this.group)).containsEntry(new TopicPartition(this.input, 0), 3L);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+	}
+
+	@Test
+	void invalidRecordUnderBlockCommitsNothingPastItAndReportsBlocked() {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(List.of(order("order-1", 1, "paid", 1), order("order-2", 2, "SHIPPED", 2),
+				order("order-3", 3, "paid", 3)));
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMillis(100))));
+
+		await().until(() -> worker.state().status() == WorkerStatus.BLOCKED);
+		SlotState.BlockedRecord blocked = worker.state().slots().get(0).blockedAt();
+		assertThat(blocked.topic()).isEqualTo(this.input);
+		assertThat(blocked.partition()).isZero();
+		assertThat(blocked.offset()).isEqualTo(1L);
+		assertThat(blocked.reason()).contains("SHIPPED");
+		assertThat(kafka.readCommitted(this.output, 1)).hasSize(1);
+		assertThat(kafka.committedOffsets(this.group)).containsEntry(new TopicPartition(this.input, 0), 1L);
+		// It keeps retrying the same record and stays blocked.
+		await().until(() -> worker.state().slots().get(0).recentErrors().size() >= 3);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.BLOCKED);
+		assertThat(kafka.committedOffsets(this.group)).containsEntry(new TopicPartition(this.input, 0), 1L);
+	}
+
+	@Test
+	void malformedBytesUnderBlockAreInvalidInput() {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(List.of(order("order-1", 1, "paid", 1),
+				new ProducerRecord<>(this.input, bytes("bad"), new byte[] { 2, 8, 'P' })));
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMillis(100))));
+		await().until(() -> worker.state().status() == WorkerStatus.BLOCKED);
+		assertThat(worker.state().slots().get(0).blockedAt().offset()).isEqualTo(1L);
+		assertThat(worker.state().slots().get(0).blockedAt().reason()).contains("exceeds the 1 bytes left");
+	}
+
+	@Test
+	void invalidRecordUnderQuarantineGoesToTheQuarantineTopicInTheSameTransaction() {
+		kafka.createTopics(1, this.input, this.output, this.quarantine);
+		kafka.produce(List.of(order("order-1", 1, "paid", 1), order("order-2", 2, "SHIPPED", 2),
+				order("order-3", 3, "refunded", 3)));
+		Worker worker = start(
+				settings(1, Bounds.NONE, Mode.QUARANTINE, new TransactionSizing(500, Duration.ofMillis(100))));
+
+		assertThat(kafka.readCommitted(this.output, 2)).extracting(WorkerTests::key).containsExactly("order-1", "order-3");
+		List<ConsumerRecord<byte[], byte[]>> quarantined = kafka.readCommitted(this.quarantine, 1);
+		assertThat(quarantined).singleElement().satisfies((record) -> {
+			assertThat(key(record)).isEqualTo("order-2");
+			assertThat(ORDERS.decode(record.value()).getStatus()).isEqualTo("SHIPPED");
+			assertThat(header(record, "trace")).isEqualTo("trace-order-2");
+			assertThat(header(record, "lockstep.error.topic")).isEqualTo(this.input);
+			assertThat(header(record, "lockstep.error.offset")).isEqualTo("1");
+			assertThat(header(record, "lockstep.error.exception")).isEqualTo(InvalidRecordException.class.getName());
+			assertThat(header(record, "lockstep.error.message")).contains("SHIPPED");
+		});
+		await().until(() -> worker.state().committedRecords() == 3);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+	}
+
+	@Test
+	void processorFailureAbortsAndReplaysWithoutDuplicates() {
+		kafka.createTopics(1, this.input, this.output);
+		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+		for (int i = 1; i <= 20; i++) {
+			orders.add(order("order-" + i, i, "paid", i));
+		}
+		kafka.produce(orders);
+		AtomicInteger calls = new AtomicInteger();
+		RecordProcessor<String, Order> flaky = RecordProcessor.of((Order order) -> {
+			// Fails on the 15th call and the 16th: mid-transaction, after sends were made.
+			int call = calls.incrementAndGet();
+			if (call == 15 || call == 16) {
+				throw new IllegalStateException("transient failure " + call);
+			}
+			return normalize(order);
+		});
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5))),
+				flaky);
+
+		await().until(() -> worker.state().committedRecords() == 20);
+		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, 20);
+		assertThat(out).extracting(WorkerTests::key).doesNotHaveDuplicates().hasSize(20);
+		assertThat(worker.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("ABORT"));
+		assertThat(calls.get()).isGreaterThan(20);
+	}
+
+	@Test
+	void transactionSpansSeveralPollsUpToItsMaxRecords() {
+		kafka.createTopics(1, this.input, this.output);
+		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+		for (int i = 1; i <= 30; i++) {
+			orders.add(order("order-" + i, i, "paid", i));
+		}
+		kafka.produce(orders);
+		Map<String, Object> onePerPoll = Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(10, Duration.ofSeconds(30)),
+				onePerPoll), RecordProcessor.of(WorkerTests::normalize));
+
+		await().until(() -> worker.state().committedRecords() == 30);
+		assertThat(kafka.readCommitted(this.output, 30)).hasSize(30);
+		// 30 records in 3 transactions of 10 polls each: 30 records + 3 commit markers.
+		assertThat(kafka.endOffsets(this.output)).containsEntry(0, 33L);
+	}
+
+	@Test
+	void oneShotRunStopsAfterItsRecordsAndFailsOnAnIdleDeadline() {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(List.of(order("order-1", 1, "paid", 1), order("order-2", 2, "paid", 2),
+				order("order-3", 3, "paid", 3), order("order-4", 4, "paid", 4)));
+		Worker worker = start(settings(1, new Bounds(3, Duration.ofSeconds(30)), Mode.BLOCK,
+				new TransactionSizing(500, Duration.ofMillis(100))));
+		assertThat(worker.awaitTermination(Duration.ofSeconds(60))).isTrue();
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.STOPPED);
+		assertThat(worker.state().committedRecords()).isEqualTo(3);
+		assertThat(kafka.committedOffsets(this.group)).containsEntry(new TopicPartition(this.input, 0), 3L);
+
+		Worker idle = start(settings(1, new Bounds(3, Duration.ofSeconds(2)), Mode.BLOCK,
+				new TransactionSizing(500, Duration.ofMillis(100))));
+		assertThat(idle.awaitTermination(Duration.ofSeconds(60))).isTrue();
+		assertThat(idle.state().status()).isEqualTo(WorkerStatus.FAILED);
+		assertThat(idle.state().committedRecords()).isEqualTo(1);
+		assertThat(idle.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("input deadline"));
+	}
+
+	@Test
+	void secondInstanceWithTheSameTransactionalIdFencesTheFirst() {
+		kafka.createTopics(1, this.input, this.output);
+		WorkerSettings settings = settings(1, Bounds.NONE, Mode.BLOCK,
+				new TransactionSizing(500, Duration.ofMillis(100)));
+		Worker first = start(settings);
+		kafka.produce(List.of(order("order-1", 1, "paid", 1)));
+		await().until(() -> first.state().committedRecords() == 1);
+		Worker second = start(settings);
+		kafka.produce(List.of(order("order-2", 2, "paid", 2)));
+		await().until(() -> first.state().status() == WorkerStatus.FENCED);
+		assertThat(first.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("took over"));
+		await().until(() -> second.state().committedRecords() == 1);
+		assertThat(kafka.readCommitted(this.output, 2)).extracting(WorkerTests::key)
+			.containsExactly("order-1", "order-2");
+	}
+
+	@Test
+	void gracefulStopCommitsTheOpenTransaction() {
+		kafka.createTopics(1, this.input, this.output);
+		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+		for (int i = 1; i <= 5; i++) {
+			orders.add(order("order-" + i, i, "paid", i));
+		}
+		kafka.produce(orders);
+		AtomicInteger processed = new AtomicInteger();
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMinutes(5))),
+				RecordProcessor.of((Order order) -> {
+					processed.incrementAndGet();
+					return normalize(order);
+				}));
+		await().until(() -> processed.get() == 5);
+		assertThat(worker.state().committedRecords()).isZero();
+		assertThat(worker.stop()).isTrue();
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.STOPPED);
+		assertThat(kafka.readCommitted(this.output, 5)).hasSize(5);
+		assertThat(kafka.committedOffsets(this.group)).containsEntry(new TopicPartition(this.input, 0), 5L);
+	}
+
+	private Worker start(WorkerSettings settings) {
+		return start(settings, RecordProcessor.of(WorkerTests::normalize));
+	}
+
+	private Worker start(WorkerSettings settings, RecordProcessor<?, ?> processor) {
+		Worker worker = new Worker(settings, processor);
+		this.workers.add(worker);
+		worker.start();
+		return worker;
+	}
+
+	private WorkerSettings settings(int concurrency, Bounds bounds, Mode mode, TransactionSizing sizing) {
+		return settings(concurrency, bounds, mode, sizing, Map.of());
+	}
+
+	WorkerSettings settings(int concurrency, Bounds bounds, Mode mode, TransactionSizing sizing,
+			Map<String, Object> consumerExtras) {
+		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
+		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		consumer.putAll(consumerExtras);
+		Codecs codecs = new Codecs(new StringDeserializer(), new RawAvroDeserializer<>(Order.class),
+				new StringSerializer(), new RawAvroSerializer<>(Order.class));
+		return new WorkerSettings("test", List.of(this.input), this.output, this.group, "tx-" + this.group, consumer,
+				kafka.clientProperties(), codecs, concurrency, Duration.ofMillis(100), sizing,
+				new InvalidInputPolicy(mode, this.quarantine), new Backoff(Duration.ofMillis(50), Duration.ofMillis(200)),
+				bounds, Duration.ofSeconds(30));
+	}
+
+	private ProducerRecord<byte[], byte[]> order(String key, long id, String status, long amount) {
+		RecordHeaders headers = new RecordHeaders();
+		headers.add("trace", bytes("trace-" + key));
+		return new ProducerRecord<>(this.input, null, bytes(key), ORDERS.encode(new Order(id, status, amount)),
+				headers);
+	}
+
+	private ProducerRecord<byte[], byte[]> tombstone(String key) {
+		RecordHeaders headers = new RecordHeaders();
+		headers.add("trace", bytes("trace-" + key));
+		return new ProducerRecord<>(this.input, null, bytes(key), null, headers);
+	}
+
+	static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	static String key(ConsumerRecord<byte[], byte[]> record) {
+		return new String(record.key(), StandardCharsets.UTF_8);
+	}
+
+	static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+		Header header = record.headers().lastHeader(name);
+		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
+	}
+
+}
