@@ -11,6 +11,7 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.worker.RecoveryPolicy.Recovery;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -255,27 +256,37 @@ final class WorkerSlot implements Runnable {
 		// Every send must have succeeded before the offsets may move.
 		this.producer.flush();
 		committing.checkDeliveries();
-		this.producer.sendOffsetsToTransaction(committing.offsets(), this.consumer.groupMetadata());
+		retrying("sending offsets", () -> this.producer.sendOffsetsToTransaction(committing.offsets(),
+				this.consumer.groupMetadata()));
+		// A timed-out commit is retried as the same call, never replaced by a new transaction.
+		retrying("commit", this.producer::commitTransaction);
+		committing.offsets().forEach((partition, offset) -> this.committedPositions.put(partition, offset.offset()));
+		this.transaction = null;
+		this.consecutiveFailures = 0;
+		this.monitor.committed(committing.records());
+	}
+
+	/**
+	 * Run a transaction call, retrying it after a backoff while it fails with a retriable
+	 * error (a timeout) and the slot is not stopping: kafka-clients allows retrying the
+	 * same call, which then completes the pending request.
+	 */
+	private void retrying(String operation, Runnable call) {
 		while (true) {
 			try {
-				this.producer.commitTransaction();
-				break;
+				call.run();
+				return;
 			}
 			catch (RuntimeException ex) {
 				if (this.recoveryPolicy.classify(ex) != Recovery.RETRY || this.stopRequested) {
 					throw ex;
 				}
-				// A timed-out commit is retried as the same call, never replaced by a new transaction.
-				this.monitor.error("Commit timed out, retrying: " + ex.getMessage());
-				logger.warn(() -> "Worker " + this.settings.name() + " slot " + this.index
-						+ " commit failed, retrying: " + ex);
+				this.monitor.error(operation + " timed out, retrying: " + ex.getMessage());
+				logger.warn(() -> "Worker " + this.settings.name() + " slot " + this.index + " " + operation
+						+ " timed out, retrying: " + ex);
 				backOff();
 			}
 		}
-		committing.offsets().forEach((partition, offset) -> this.committedPositions.put(partition, offset.offset()));
-		this.transaction = null;
-		this.consecutiveFailures = 0;
-		this.monitor.committed(committing.records());
 	}
 
 	private void recover(Exception failure) {
@@ -312,7 +323,7 @@ final class WorkerSlot implements Runnable {
 		}
 		releaseTransaction();
 		try {
-			this.producer.abortTransaction();
+			retrying("abort", this.producer::abortTransaction);
 		}
 		catch (RuntimeException ex) {
 			Recovery recovery = this.recoveryPolicy.classify(ex);
@@ -421,7 +432,8 @@ final class WorkerSlot implements Runnable {
 		if (this.consumer != null) {
 			try {
 				// Leaves the group, so the partitions move to another instance at once.
-				this.consumer.close(timeout);
+				this.consumer.close(CloseOptions.timeout(timeout)
+					.withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
 			}
 			catch (RuntimeException ex) {
 				logger.warn(ex, () -> "Worker " + this.settings.name() + " slot " + this.index + " consumer close");

@@ -49,13 +49,13 @@ class WorkerTests {
 
 	private static final RawAvroCodec<Order> ORDERS = new RawAvroCodec<>(Order.class);
 
-	private final String input = "orders-" + UUID.randomUUID();
+	final String input = "orders-" + UUID.randomUUID();
 
-	private final String output = "normalized-" + UUID.randomUUID();
+	final String output = "normalized-" + UUID.randomUUID();
 
 	private final String quarantine = "quarantine-" + UUID.randomUUID();
 
-	private final String group = "group-" + UUID.randomUUID();
+	final String group = "group-" + UUID.randomUUID();
 
 	private final List<Worker> workers = new ArrayList<>();
 
