@@ -8,7 +8,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +18,7 @@ import java.util.stream.Stream;
 
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.internal.Names;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 import org.slf4j.Logger;
@@ -372,30 +372,20 @@ public final class RegistrySerdeConfig {
 	}
 
 	static String nearest(String key) {
-		return Stream
+		return Names.nearest(key, Stream
 			.concat(HONOURED.stream(),
 					Stream.concat(IGNORED_WITH_WARNING.keySet().stream(), REFUSED_UNLESS_DEFAULT.keySet().stream()))
-			.min(Comparator.comparingInt((String known) -> distance(key, known)).thenComparing(Comparator.naturalOrder()))
-			.orElseThrow();
+			.toList());
 	}
 
-	private static int distance(String a, String b) {
-		int[] previous = new int[b.length() + 1];
-		int[] current = new int[b.length() + 1];
-		for (int j = 0; j <= b.length(); j++) {
-			previous[j] = j;
-		}
-		for (int i = 1; i <= a.length(); i++) {
-			current[0] = i;
-			for (int j = 1; j <= b.length(); j++) {
-				int cost = (a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1;
-				current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
-			}
-			int[] swap = previous;
-			previous = current;
-			current = swap;
-		}
-		return previous[b.length()];
+	/**
+	 * Return whether a key belongs to the registry serdes' namespace (Confluent's serde
+	 * keys and Lockstep's own), where this class, not Kafka, decides what is valid.
+	 * @param key a configuration key
+	 * @return whether the serdes check it
+	 */
+	public static boolean isSerdeKey(String key) {
+		return inNamespace(key);
 	}
 
 	private String string(String key, String defaultValue) {

@@ -1,0 +1,71 @@
+package dev.lockstep.autoconfigure;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.annotation.EnableKafka;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.ProducerFactory;
+import org.springframework.kafka.transaction.KafkaTransactionManager;
+
+/**
+ * A transactional batch listener container factory, {@code lockstepListenerContainerFactory},
+ * for {@code @KafkaListener} methods: {@code read_committed}, auto-commit off, and the
+ * consumed offsets committed in the container's Kafka transaction. Select it with
+ * {@code @KafkaListener(containerFactory = "lockstepListenerContainerFactory")}.
+ */
+@AutoConfiguration(after = KafkaAutoConfiguration.class)
+@ConditionalOnClass(EnableKafka.class)
+@ConditionalOnBean(ConcurrentKafkaListenerContainerFactoryConfigurer.class)
+@EnableConfigurationProperties(LockstepProperties.class)
+public final class LockstepListenerAutoConfiguration {
+
+	/**
+	 * The listener containers' transactional producer factory: a bean so that it is closed
+	 * with the context, but not a default candidate, so injecting a ProducerFactory by type
+	 * still finds Spring Boot's.
+	 */
+	@Bean(defaultCandidate = false)
+	@ConditionalOnMissingBean(name = "lockstepListenerProducerFactory")
+	DefaultKafkaProducerFactory<Object, Object> lockstepListenerProducerFactory(ProducerFactory<?, ?> producerFactory,
+			LockstepProperties properties) {
+		Map<String, Object> producer = new HashMap<>(producerFactory.getConfigurationProperties());
+		producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+		producer.put(ProducerConfig.ACKS_CONFIG, "all");
+		DefaultKafkaProducerFactory<Object, Object> transactional = new DefaultKafkaProducerFactory<>(producer);
+		transactional.setTransactionIdPrefix(properties.getListener().getTransactionIdPrefix());
+		return transactional;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "lockstepListenerContainerFactory")
+	ConcurrentKafkaListenerContainerFactory<Object, Object> lockstepListenerContainerFactory(
+			ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<?, ?> consumerFactory,
+			@Qualifier("lockstepListenerProducerFactory") ProducerFactory<Object, Object> transactionalProducerFactory) {
+		Map<String, Object> consumer = new HashMap<>(consumerFactory.getConfigurationProperties());
+		consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+		consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
+		configurer.configure(factory, new DefaultKafkaConsumerFactory<>(consumer));
+		factory.setBatchListener(true);
+		factory.getContainerProperties()
+			.setKafkaAwareTransactionManager(new KafkaTransactionManager<>(transactionalProducerFactory));
+		return factory;
+	}
+
+}

@@ -1,0 +1,84 @@
+package dev.lockstep.autoconfigure;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.Serializer;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.ProducerFactory;
+
+/**
+ * The transactional producer factories of {@code lockstep.producers.*}: Spring Boot's
+ * producer configuration, the producer's own properties and codecs, idempotence and
+ * {@code acks=all}, and a transactional id prefix (the producer's name unless set).
+ */
+public class LockstepProducers implements DisposableBean {
+
+	private final LockstepProperties properties;
+
+	private final Map<String, Object> baseProducer;
+
+	private final CodecFactory codecs;
+
+	private final KafkaPropertiesValidator validator;
+
+	private final Map<String, DefaultKafkaProducerFactory<Object, Object>> factories = new ConcurrentHashMap<>();
+
+	/**
+	 * Create the producer factories' source.
+	 * @param properties Lockstep's properties
+	 * @param baseProducer Spring Boot's producer factory, for connection and security settings
+	 * @param codecs the codec factory
+	 * @param validator the property checks
+	 */
+	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, CodecFactory codecs,
+			KafkaPropertiesValidator validator) {
+		this.properties = properties;
+		this.baseProducer = baseProducer.getConfigurationProperties();
+		this.codecs = codecs;
+		this.validator = validator;
+	}
+
+	/**
+	 * Return the producer factory of a named producer.
+	 * @param name the producer's name
+	 * @return its transactional producer factory
+	 */
+	public DefaultKafkaProducerFactory<Object, Object> producerFactory(String name) {
+		return this.factories.computeIfAbsent(name, this::create);
+	}
+
+	@SuppressWarnings("unchecked")
+	private DefaultKafkaProducerFactory<Object, Object> create(String name) {
+		LockstepProperties.Producer producer = this.properties.getProducers().get(name);
+		String prefix = "lockstep.producers." + name;
+		this.validator.checkKnownKeys(prefix + ".properties", producer.getProperties(),
+				KafkaPropertiesValidator.PRODUCER_KEYS);
+		Map<String, Object> config = new HashMap<>(this.baseProducer);
+		config.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
+		config.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
+		config.putAll(producer.getProperties());
+		this.validator.checkTransactionalProducer("producer '" + name + "'", prefix + ".properties", config);
+		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+		config.put(ProducerConfig.ACKS_CONFIG, "all");
+		DefaultKafkaProducerFactory<Object, Object> factory = new DefaultKafkaProducerFactory<>(config,
+				(Serializer<Object>) this.codecs.serializer(producer.getKey(), true,
+						prefix + ".key"),
+				(Serializer<Object>) this.codecs.serializer(producer.getValue(),
+						false, prefix + ".value"));
+		factory.setTransactionIdPrefix(
+				(producer.getTransactionIdPrefix() != null) ? producer.getTransactionIdPrefix() : name + "-");
+		return factory;
+	}
+
+	@Override
+	public void destroy() {
+		this.factories.values().forEach(DefaultKafkaProducerFactory::destroy);
+	}
+
+}

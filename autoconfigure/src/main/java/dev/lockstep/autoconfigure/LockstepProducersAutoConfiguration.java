@@ -1,0 +1,35 @@
+package dev.lockstep.autoconfigure;
+
+import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
+
+/**
+ * Auto-configuration of the named transactional producers of
+ * {@code lockstep.producers.*}: a {@link KafkaTemplate} and a transaction manager each,
+ * for application code that produces outside a worker. Spring Boot's own
+ * {@code kafkaTemplate} is left in place: inject Lockstep's by name.
+ */
+@AutoConfiguration(after = { KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
+		LockstepWorkersAutoConfiguration.class })
+@ConditionalOnClass(KafkaTemplate.class)
+@EnableConfigurationProperties(LockstepProperties.class)
+@Import(LockstepProducersRegistrar.class)
+public final class LockstepProducersAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockstepProducers lockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> producerFactory,
+			CodecFactory codecFactory, KafkaPropertiesValidator validator) {
+		return new LockstepProducers(properties, producerFactory, codecFactory, validator);
+	}
+
+}

@@ -1,0 +1,774 @@
+package dev.lockstep.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of Lockstep: the schema registry, topics, transactional workers and
+ * named transactional producers ({@code lockstep.*}). Connection and security settings
+ * come from Spring Boot's {@code spring.kafka.*}.
+ */
+@ConfigurationProperties("lockstep")
+public class LockstepProperties {
+
+	private final Registry registry = new Registry();
+
+	/**
+	 * Topics to create at start-up, by name.
+	 */
+	private final Map<String, Topic> topics = new LinkedHashMap<>();
+
+	/**
+	 * Transactional consume-transform-produce workers, by name.
+	 */
+	private final Map<String, Worker> workers = new LinkedHashMap<>();
+
+	/**
+	 * Named transactional producers for application code, by bean name.
+	 */
+	private final Map<String, Producer> producers = new LinkedHashMap<>();
+
+	private final Listener listener = new Listener();
+
+	private final Security security = new Security();
+
+	public Registry getRegistry() {
+		return this.registry;
+	}
+
+	public Map<String, Topic> getTopics() {
+		return this.topics;
+	}
+
+	public Map<String, Worker> getWorkers() {
+		return this.workers;
+	}
+
+	public Map<String, Producer> getProducers() {
+		return this.producers;
+	}
+
+	public Listener getListener() {
+		return this.listener;
+	}
+
+	public Security getSecurity() {
+		return this.security;
+	}
+
+	/**
+	 * Schema registry client settings.
+	 */
+	public static class Registry {
+
+		/**
+		 * Registry base URLs; a request fails over to the next one.
+		 */
+		private List<String> url = new ArrayList<>();
+
+		/**
+		 * User for HTTP Basic authentication.
+		 */
+		private String username;
+
+		/**
+		 * Password for HTTP Basic authentication.
+		 */
+		private String password;
+
+		/**
+		 * Static bearer token, instead of Basic authentication.
+		 */
+		private String bearerToken;
+
+		/**
+		 * PEM file of CA certificates to trust instead of the JDK's trust store.
+		 */
+		private String caFile;
+
+		/**
+		 * Deadline of one request, connect, headers and body included.
+		 */
+		private Duration timeout = Duration.ofSeconds(10);
+
+		/**
+		 * Largest response body accepted.
+		 */
+		private DataSize maxResponseSize = DataSize.ofMegabytes(8);
+
+		/**
+		 * Entries of each registry cache.
+		 */
+		private int cacheCapacity = 64;
+
+		/**
+		 * Retries of retryable failures (I/O, timeouts, 408, 429, 5xx); 0 turns retrying off.
+		 */
+		private int retries = 2;
+
+		/**
+		 * Whether registry serializers register schemas that are not registered yet.
+		 */
+		private boolean autoRegister = false;
+
+		public List<String> getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(List<String> url) {
+			this.url = url;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public String getBearerToken() {
+			return this.bearerToken;
+		}
+
+		public void setBearerToken(String bearerToken) {
+			this.bearerToken = bearerToken;
+		}
+
+		public String getCaFile() {
+			return this.caFile;
+		}
+
+		public void setCaFile(String caFile) {
+			this.caFile = caFile;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public DataSize getMaxResponseSize() {
+			return this.maxResponseSize;
+		}
+
+		public void setMaxResponseSize(DataSize maxResponseSize) {
+			this.maxResponseSize = maxResponseSize;
+		}
+
+		public int getCacheCapacity() {
+			return this.cacheCapacity;
+		}
+
+		public void setCacheCapacity(int cacheCapacity) {
+			this.cacheCapacity = cacheCapacity;
+		}
+
+		public int getRetries() {
+			return this.retries;
+		}
+
+		public void setRetries(int retries) {
+			this.retries = retries;
+		}
+
+		public boolean isAutoRegister() {
+			return this.autoRegister;
+		}
+
+		public void setAutoRegister(boolean autoRegister) {
+			this.autoRegister = autoRegister;
+		}
+
+	}
+
+	/**
+	 * A topic created at start-up when it does not exist.
+	 */
+	public static class Topic {
+
+		/**
+		 * Number of partitions.
+		 */
+		private int partitions = 1;
+
+		/**
+		 * Replication factor; -1 uses the broker's default.
+		 */
+		private short replicas = -1;
+
+		/**
+		 * Topic configuration, such as cleanup.policy or retention.ms.
+		 */
+		private Map<String, String> config = new HashMap<>();
+
+		public int getPartitions() {
+			return this.partitions;
+		}
+
+		public void setPartitions(int partitions) {
+			this.partitions = partitions;
+		}
+
+		public short getReplicas() {
+			return this.replicas;
+		}
+
+		public void setReplicas(short replicas) {
+			this.replicas = replicas;
+		}
+
+		public Map<String, String> getConfig() {
+			return this.config;
+		}
+
+		public void setConfig(Map<String, String> config) {
+			this.config = config;
+		}
+
+	}
+
+	/**
+	 * How the keys or values of a topic are encoded.
+	 */
+	public static class Codec {
+
+		/**
+		 * Encoding: bytes, string, raw-avro (no framing) or registry-avro (Confluent wire format).
+		 */
+		private CodecType codec = CodecType.BYTES;
+
+		/**
+		 * Generated Avro record class, for raw-avro (required) and registry-avro (reader type;
+		 * generic records when absent).
+		 */
+		private Class<?> type;
+
+		public CodecType getCodec() {
+			return this.codec;
+		}
+
+		public void setCodec(CodecType codec) {
+			this.codec = codec;
+		}
+
+		public Class<?> getType() {
+			return this.type;
+		}
+
+		public void setType(Class<?> type) {
+			this.type = type;
+		}
+
+	}
+
+	/**
+	 * The encodings Lockstep knows.
+	 */
+	public enum CodecType {
+
+		/** Raw bytes, untouched. */
+		BYTES,
+
+		/** UTF-8 strings. */
+		STRING,
+
+		/** Avro without framing, writer schema = the generated type's. */
+		RAW_AVRO,
+
+		/** Avro in the Confluent wire format, through the schema registry. */
+		REGISTRY_AVRO
+
+	}
+
+	/**
+	 * A transactional consume-transform-produce worker.
+	 */
+	public static class Worker {
+
+		/**
+		 * Topics the worker consumes.
+		 */
+		private List<String> sourceTopics = new ArrayList<>();
+
+		/**
+		 * Topic the processor's output goes to.
+		 */
+		private String destination;
+
+		/**
+		 * Consumer group; defaults to the worker's name.
+		 */
+		private String groupId;
+
+		/**
+		 * Base of the slots' transactional ids (slot i uses "<id>-<i>"); defaults to the group id.
+		 * Every running instance needs its own, stable across restarts.
+		 */
+		private String transactionalId;
+
+		/**
+		 * Name of the processor bean (a ValueTransformer or RecordProcessor); defaults to the
+		 * worker's name.
+		 */
+		private String processor;
+
+		/**
+		 * Input key encoding.
+		 */
+		private final Codec key = new Codec();
+
+		/**
+		 * Input value encoding.
+		 */
+		private final Codec value = new Codec();
+
+		/**
+		 * Output key encoding; defaults to the input key encoding.
+		 */
+		private Codec outputKey;
+
+		/**
+		 * Output value encoding; defaults to the input value encoding.
+		 */
+		private Codec outputValue;
+
+		/**
+		 * Most records one poll returns (max.poll.records).
+		 */
+		private int batchSize = 500;
+
+		/**
+		 * Longest a poll waits for records.
+		 */
+		private Duration pollTimeout = Duration.ofMillis(100);
+
+		/**
+		 * Number of slots, each one consumer and one transactional producer.
+		 */
+		private int concurrency = 1;
+
+		private final Transaction transaction = new Transaction();
+
+		private final InvalidInput invalidInput = new InvalidInput();
+
+		private final Recovery recovery = new Recovery();
+
+		/**
+		 * Stop once this many input records are committed (one-shot runs); 0 runs forever.
+		 */
+		private long stopAfterRecords = 0;
+
+		/**
+		 * Fail when no input arrives for this long (one-shot runs); unset waits forever.
+		 */
+		private Duration idleTimeout;
+
+		/**
+		 * Longest a graceful stop waits for the open transaction and the clients to close.
+		 */
+		private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Whether the worker starts with the application context.
+		 */
+		private boolean autoStartup = true;
+
+		/**
+		 * Extra consumer properties for this worker.
+		 */
+		private Map<String, String> consumer = new HashMap<>();
+
+		/**
+		 * Extra producer properties for this worker.
+		 */
+		private Map<String, String> producer = new HashMap<>();
+
+		public List<String> getSourceTopics() {
+			return this.sourceTopics;
+		}
+
+		public void setSourceTopics(List<String> sourceTopics) {
+			this.sourceTopics = sourceTopics;
+		}
+
+		public String getDestination() {
+			return this.destination;
+		}
+
+		public void setDestination(String destination) {
+			this.destination = destination;
+		}
+
+		public String getGroupId() {
+			return this.groupId;
+		}
+
+		public void setGroupId(String groupId) {
+			this.groupId = groupId;
+		}
+
+		public String getTransactionalId() {
+			return this.transactionalId;
+		}
+
+		public void setTransactionalId(String transactionalId) {
+			this.transactionalId = transactionalId;
+		}
+
+		public String getProcessor() {
+			return this.processor;
+		}
+
+		public void setProcessor(String processor) {
+			this.processor = processor;
+		}
+
+		public Codec getKey() {
+			return this.key;
+		}
+
+		public Codec getValue() {
+			return this.value;
+		}
+
+		public Codec getOutputKey() {
+			return this.outputKey;
+		}
+
+		public void setOutputKey(Codec outputKey) {
+			this.outputKey = outputKey;
+		}
+
+		public Codec getOutputValue() {
+			return this.outputValue;
+		}
+
+		public void setOutputValue(Codec outputValue) {
+			this.outputValue = outputValue;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+		public void setBatchSize(int batchSize) {
+			this.batchSize = batchSize;
+		}
+
+		public Duration getPollTimeout() {
+			return this.pollTimeout;
+		}
+
+		public void setPollTimeout(Duration pollTimeout) {
+			this.pollTimeout = pollTimeout;
+		}
+
+		public int getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public Transaction getTransaction() {
+			return this.transaction;
+		}
+
+		public InvalidInput getInvalidInput() {
+			return this.invalidInput;
+		}
+
+		public Recovery getRecovery() {
+			return this.recovery;
+		}
+
+		public long getStopAfterRecords() {
+			return this.stopAfterRecords;
+		}
+
+		public void setStopAfterRecords(long stopAfterRecords) {
+			this.stopAfterRecords = stopAfterRecords;
+		}
+
+		public Duration getIdleTimeout() {
+			return this.idleTimeout;
+		}
+
+		public void setIdleTimeout(Duration idleTimeout) {
+			this.idleTimeout = idleTimeout;
+		}
+
+		public Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public boolean isAutoStartup() {
+			return this.autoStartup;
+		}
+
+		public void setAutoStartup(boolean autoStartup) {
+			this.autoStartup = autoStartup;
+		}
+
+		public Map<String, String> getConsumer() {
+			return this.consumer;
+		}
+
+		public void setConsumer(Map<String, String> consumer) {
+			this.consumer = consumer;
+		}
+
+		public Map<String, String> getProducer() {
+			return this.producer;
+		}
+
+		public void setProducer(Map<String, String> producer) {
+			this.producer = producer;
+		}
+
+	}
+
+	/**
+	 * When a worker commits: a transaction may span several polls.
+	 */
+	public static class Transaction {
+
+		/**
+		 * Most input records in one transaction.
+		 */
+		private int maxRecords = 10_000;
+
+		/**
+		 * Longest a transaction stays open before it is committed.
+		 */
+		private Duration maxInterval = Duration.ofMillis(100);
+
+		/**
+		 * Transaction timeout (transaction.timeout.ms): how long a crashed instance's open
+		 * transaction can hold back read_committed readers.
+		 */
+		private Duration timeout = Duration.ofSeconds(10);
+
+		public int getMaxRecords() {
+			return this.maxRecords;
+		}
+
+		public void setMaxRecords(int maxRecords) {
+			this.maxRecords = maxRecords;
+		}
+
+		public Duration getMaxInterval() {
+			return this.maxInterval;
+		}
+
+		public void setMaxInterval(Duration maxInterval) {
+			this.maxInterval = maxInterval;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+	}
+
+	/**
+	 * What a worker does with records that can never be processed.
+	 */
+	public static class InvalidInput {
+
+		/**
+		 * Block (commit nothing past the record, retry, report BLOCKED) or quarantine (write it
+		 * to the quarantine topic in the same transaction).
+		 */
+		private InvalidInputMode policy = InvalidInputMode.BLOCK;
+
+		/**
+		 * Topic quarantined records go to; required with the quarantine policy.
+		 */
+		private String quarantineTopic;
+
+		public InvalidInputMode getPolicy() {
+			return this.policy;
+		}
+
+		public void setPolicy(InvalidInputMode policy) {
+			this.policy = policy;
+		}
+
+		public String getQuarantineTopic() {
+			return this.quarantineTopic;
+		}
+
+		public void setQuarantineTopic(String quarantineTopic) {
+			this.quarantineTopic = quarantineTopic;
+		}
+
+	}
+
+	/**
+	 * The invalid-input policies.
+	 */
+	public enum InvalidInputMode {
+
+		/** Hold the worker at the record. */
+		BLOCK,
+
+		/** Move the record to the quarantine topic. */
+		QUARANTINE
+
+	}
+
+	/**
+	 * Backoff between a worker's recovery attempts.
+	 */
+	public static class Recovery {
+
+		/**
+		 * First backoff after a failure.
+		 */
+		private Duration initialBackoff = Duration.ofMillis(100);
+
+		/**
+		 * Longest backoff; each consecutive failure doubles the wait up to it.
+		 */
+		private Duration maxBackoff = Duration.ofSeconds(10);
+
+		public Duration getInitialBackoff() {
+			return this.initialBackoff;
+		}
+
+		public void setInitialBackoff(Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public Duration getMaxBackoff() {
+			return this.maxBackoff;
+		}
+
+		public void setMaxBackoff(Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+	}
+
+	/**
+	 * A named transactional producer: a KafkaTemplate bean and its transaction manager.
+	 */
+	public static class Producer {
+
+		/**
+		 * Prefix of the producer's transactional ids; defaults to the producer's name.
+		 */
+		private String transactionIdPrefix;
+
+		/**
+		 * Key encoding.
+		 */
+		private final Codec key = new Codec();
+
+		/**
+		 * Value encoding.
+		 */
+		private final Codec value = new Codec();
+
+		/**
+		 * Extra producer properties.
+		 */
+		private Map<String, String> properties = new HashMap<>();
+
+		public String getTransactionIdPrefix() {
+			return this.transactionIdPrefix;
+		}
+
+		public void setTransactionIdPrefix(String transactionIdPrefix) {
+			this.transactionIdPrefix = transactionIdPrefix;
+		}
+
+		public Codec getKey() {
+			return this.key;
+		}
+
+		public Codec getValue() {
+			return this.value;
+		}
+
+		public Map<String, String> getProperties() {
+			return this.properties;
+		}
+
+		public void setProperties(Map<String, String> properties) {
+			this.properties = properties;
+		}
+
+	}
+
+	/**
+	 * The transactional batch listener container factory for @KafkaListener methods.
+	 */
+	public static class Listener {
+
+		/**
+		 * Prefix of the listener containers' transactional ids.
+		 */
+		private String transactionIdPrefix = "lockstep-listener-";
+
+		public String getTransactionIdPrefix() {
+			return this.transactionIdPrefix;
+		}
+
+		public void setTransactionIdPrefix(String transactionIdPrefix) {
+			this.transactionIdPrefix = transactionIdPrefix;
+		}
+
+	}
+
+	/**
+	 * Transport security rules.
+	 */
+	public static class Security {
+
+		/**
+		 * Refuse to start when a broker or the registry would be reached without TLS on a
+		 * non-loopback address.
+		 */
+		private boolean requireEncryption = false;
+
+		public boolean isRequireEncryption() {
+			return this.requireEncryption;
+		}
+
+		public void setRequireEncryption(boolean requireEncryption) {
+			this.requireEncryption = requireEncryption;
+		}
+
+	}
+
+}

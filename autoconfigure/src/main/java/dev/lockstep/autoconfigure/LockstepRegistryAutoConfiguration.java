@@ -1,0 +1,50 @@
+package dev.lockstep.autoconfigure;
+
+import java.nio.file.Path;
+
+import dev.lockstep.autoconfigure.validation.TransportSecurity;
+import dev.lockstep.registry.RegistryClient;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.PropertyMapper;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+
+/**
+ * Auto-configuration of the schema registry client ({@code lockstep.registry.*}) and of
+ * the codec factory that workers and producers build their serdes with.
+ */
+@AutoConfiguration
+@ConditionalOnClass(RegistryClient.class)
+@EnableConfigurationProperties(LockstepProperties.class)
+public final class LockstepRegistryAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Conditional(OnRegistryUrlCondition.class)
+	RegistryClient lockstepRegistryClient(LockstepProperties properties) {
+		LockstepProperties.Registry registry = properties.getRegistry();
+		new TransportSecurity(properties.getSecurity().isRequireEncryption()).checkRegistry(registry.getUrl());
+		RegistryClient.Builder builder = RegistryClient.builder(registry.getUrl());
+		PropertyMapper map = PropertyMapper.get();
+		map.from(registry::getUsername).to((username) -> builder.basicAuth(username, registry.getPassword()));
+		map.from(registry::getBearerToken).to(builder::bearerToken);
+		map.from(registry::getCaFile).as(Path::of).to(builder::caCertificates);
+		map.from(registry::getTimeout).to(builder::timeout);
+		map.from(registry::getMaxResponseSize).as((size) -> (int) size.toBytes()).to(builder::maxResponseBytes);
+		map.from(registry::getCacheCapacity).to(builder::cacheCapacity);
+		map.from(registry::getRetries).to(builder::retries);
+		return builder.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	CodecFactory lockstepCodecFactory(LockstepProperties properties, ObjectProvider<RegistryClient> registryClient) {
+		return new DefaultCodecFactory(registryClient.getIfAvailable(), properties.getRegistry().isAutoRegister());
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.lockstep.autoconfigure;
+
+import java.util.Optional;
+
+import org.apache.kafka.clients.admin.NewTopic;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.core.KafkaAdmin;
+
+/**
+ * Declares the topics of {@code lockstep.topics.*}; Spring Boot's {@link KafkaAdmin}
+ * creates the missing ones at start-up.
+ */
+@AutoConfiguration(after = KafkaAutoConfiguration.class)
+@ConditionalOnClass(KafkaAdmin.class)
+@EnableConfigurationProperties(LockstepProperties.class)
+public final class LockstepTopicsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "lockstepTopics")
+	KafkaAdmin.NewTopics lockstepTopics(LockstepProperties properties) {
+		return new KafkaAdmin.NewTopics(properties.getTopics().entrySet().stream().map((entry) -> {
+			LockstepProperties.Topic topic = entry.getValue();
+			Optional<Short> replicas = (topic.getReplicas() > 0) ? Optional.of(topic.getReplicas()) : Optional.empty();
+			return new NewTopic(entry.getKey(), Optional.of(topic.getPartitions()), replicas)
+				.configs(topic.getConfig());
+		}).toArray(NewTopic[]::new));
+	}
+
+}

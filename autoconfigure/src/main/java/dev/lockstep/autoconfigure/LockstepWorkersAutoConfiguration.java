@@ -1,0 +1,89 @@
+package dev.lockstep.autoconfigure;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
+import dev.lockstep.autoconfigure.validation.PropertyOrigins;
+import dev.lockstep.autoconfigure.validation.TransportSecurity;
+import dev.lockstep.worker.DefaultRecoveryPolicy;
+import dev.lockstep.worker.LockstepWorkers;
+import dev.lockstep.worker.RecoveryPolicy;
+import dev.lockstep.worker.Worker;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.ProducerFactory;
+
+/**
+ * Auto-configuration of the transactional workers of {@code lockstep.workers.*}, built
+ * over Spring Boot's Kafka configuration so that {@code spring.kafka.*} and
+ * {@code KafkaConnectionDetails} (Testcontainers, the development broker) apply.
+ */
+@AutoConfiguration(after = { KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class })
+@ConditionalOnClass({ Worker.class, ConsumerFactory.class })
+@EnableConfigurationProperties(LockstepProperties.class)
+public final class LockstepWorkersAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	KafkaPropertiesValidator lockstepKafkaPropertiesValidator(Environment environment, KafkaProperties kafka) {
+		KafkaPropertiesValidator validator = new KafkaPropertiesValidator(new PropertyOrigins(environment));
+		validator.checkKnownKeys("spring.kafka.properties", kafka.getProperties(),
+				KafkaPropertiesValidator.ANY_CLIENT_KEYS);
+		validator.checkKnownKeys("spring.kafka.consumer.properties", kafka.getConsumer().getProperties(),
+				KafkaPropertiesValidator.CONSUMER_KEYS);
+		validator.checkKnownKeys("spring.kafka.producer.properties", kafka.getProducer().getProperties(),
+				KafkaPropertiesValidator.PRODUCER_KEYS);
+		return validator;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RecoveryPolicy lockstepRecoveryPolicy() {
+		return new DefaultRecoveryPolicy();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockstepWorkers lockstepWorkers(LockstepProperties properties, ConsumerFactory<?, ?> consumerFactory,
+			ProducerFactory<?, ?> producerFactory, CodecFactory codecFactory, KafkaPropertiesValidator validator,
+			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory) {
+		Map<String, Object> consumer = consumerFactory.getConfigurationProperties();
+		if (!properties.getWorkers().isEmpty()) {
+			new TransportSecurity(properties.getSecurity().isRequireEncryption()).checkBrokers(
+					bootstrapServers(consumer), (String) consumer.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG));
+		}
+		Map<String, Worker> workers = new WorkerFactory(properties, consumer,
+				producerFactory.getConfigurationProperties(), codecFactory, validator, beanFactory, recoveryPolicy)
+			.createAll();
+		Set<String> autoStartup = properties.getWorkers()
+			.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().isAutoStartup())
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		return new LockstepWorkers(workers, autoStartup);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<String> bootstrapServers(Map<String, Object> consumer) {
+		Object servers = consumer.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+		if (servers instanceof List<?> list) {
+			return (List<String>) list;
+		}
+		return (servers != null) ? List.of(servers.toString().split(",")) : List.of();
+	}
+
+}

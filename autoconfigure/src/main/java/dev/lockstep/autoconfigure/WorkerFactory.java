@@ -1,0 +1,162 @@
+package dev.lockstep.autoconfigure;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
+import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import dev.lockstep.worker.RecordProcessor;
+import dev.lockstep.worker.RecoveryPolicy;
+import dev.lockstep.worker.ValueTransformer;
+import dev.lockstep.worker.Worker;
+import dev.lockstep.worker.WorkerSettings;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+
+/**
+ * Builds {@link Worker}s from {@code lockstep.workers.*}: client properties merged over
+ * Spring Boot's (so {@code spring.kafka.*} and connection details apply), codecs from the
+ * {@link CodecFactory}, the processor bean by name, and every check that makes a
+ * misconfigured worker fail at start-up instead of at its first record.
+ */
+class WorkerFactory {
+
+	private final LockstepProperties properties;
+
+	private final Map<String, Object> baseConsumer;
+
+	private final Map<String, Object> baseProducer;
+
+	private final CodecFactory codecs;
+
+	private final KafkaPropertiesValidator validator;
+
+	private final BeanFactory beanFactory;
+
+	private final RecoveryPolicy recoveryPolicy;
+
+	WorkerFactory(LockstepProperties properties, Map<String, Object> baseConsumer, Map<String, Object> baseProducer,
+			CodecFactory codecs, KafkaPropertiesValidator validator, BeanFactory beanFactory,
+			RecoveryPolicy recoveryPolicy) {
+		this.properties = properties;
+		this.baseConsumer = withoutSerdes(baseConsumer);
+		this.baseProducer = withoutSerdes(baseProducer);
+		this.codecs = codecs;
+		this.validator = validator;
+		this.beanFactory = beanFactory;
+		this.recoveryPolicy = recoveryPolicy;
+	}
+
+	Map<String, Worker> createAll() {
+		Map<String, String> transactionalIds = new HashMap<>();
+		Map<String, Worker> workers = new LinkedHashMap<>();
+		this.properties.getWorkers().forEach((name, worker) -> {
+			WorkerSettings settings = settings(name, worker);
+			String previous = transactionalIds.put(settings.transactionalId(), name);
+			if (previous != null) {
+				String property = "lockstep.workers." + name + ".transactional-id";
+				throw new LockstepConfigurationException(property, null,
+						"workers '" + previous + "' and '" + name + "' share the transactional id '"
+								+ settings.transactionalId() + "' and would fence each other",
+						"Give each worker its own transactional-id.");
+			}
+			workers.put(name, new Worker(settings, processor(name, worker), this.recoveryPolicy));
+		});
+		return workers;
+	}
+
+	WorkerSettings settings(String name, LockstepProperties.Worker worker) {
+		String prefix = "lockstep.workers." + name;
+		if (worker.getSourceTopics().isEmpty()) {
+			throw new LockstepConfigurationException(prefix + ".source-topics", null, "the worker consumes no topic",
+					"Set " + prefix + ".source-topics.");
+		}
+		if (worker.getDestination() == null || worker.getDestination().isBlank()) {
+			throw new LockstepConfigurationException(prefix + ".destination", null, "the worker has no destination",
+					"Set " + prefix + ".destination.");
+		}
+		LockstepProperties.InvalidInput invalidInput = worker.getInvalidInput();
+		Mode mode = Mode.valueOf(invalidInput.getPolicy().name());
+		if (mode == Mode.QUARANTINE
+				&& (invalidInput.getQuarantineTopic() == null || invalidInput.getQuarantineTopic().isBlank())) {
+			throw new LockstepConfigurationException(prefix + ".invalid-input.quarantine-topic", null,
+					"the quarantine policy needs a quarantine topic", "Set the quarantine topic, or use block.");
+		}
+		this.validator.checkKnownKeys(prefix + ".consumer", worker.getConsumer(),
+				KafkaPropertiesValidator.CONSUMER_KEYS);
+		this.validator.checkKnownKeys(prefix + ".producer", worker.getProducer(),
+				KafkaPropertiesValidator.PRODUCER_KEYS);
+		Map<String, Object> consumer = new HashMap<>(this.baseConsumer);
+		consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
+		consumer.putAll(worker.getConsumer());
+		Map<String, Object> producer = new HashMap<>(this.baseProducer);
+		producer.putAll(worker.getProducer());
+		LockstepProperties.Transaction transaction = worker.getTransaction();
+		this.validator.checkWorkerConsumer(name, consumer);
+		this.validator.checkTransactionalProducer("worker '" + name + "'", prefix + ".producer", producer);
+		this.validator.checkWorkerTransactionTimeout(name, producer, transaction.getTimeout(),
+				worker.getPollTimeout().plus(transaction.getMaxInterval()));
+		consumer.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, worker.getBatchSize());
+		producer.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transaction.getTimeout().toMillis());
+		String groupId = (worker.getGroupId() != null) ? worker.getGroupId() : name;
+		String transactionalId = (worker.getTransactionalId() != null) ? worker.getTransactionalId() : groupId;
+		LockstepProperties.Codec outputKey = (worker.getOutputKey() != null) ? worker.getOutputKey() : worker.getKey();
+		LockstepProperties.Codec outputValue = (worker.getOutputValue() != null) ? worker.getOutputValue()
+				: worker.getValue();
+		WorkerSettings.Codecs codecs = new WorkerSettings.Codecs(
+				this.codecs.deserializer(worker.getKey(), true, prefix + ".key"),
+				this.codecs.deserializer(worker.getValue(), false, prefix + ".value"),
+				this.codecs.serializer(outputKey, true, prefix + ".output-key"),
+				this.codecs.serializer(outputValue, false, prefix + ".output-value"));
+		Duration idle = worker.getIdleTimeout();
+		return new WorkerSettings(name, List.copyOf(worker.getSourceTopics()), worker.getDestination(), groupId,
+				transactionalId, consumer, producer, codecs, worker.getConcurrency(), worker.getPollTimeout(),
+				new WorkerSettings.TransactionSizing(transaction.getMaxRecords(), transaction.getMaxInterval()),
+				new WorkerSettings.InvalidInputPolicy(mode, invalidInput.getQuarantineTopic()),
+				new WorkerSettings.Backoff(worker.getRecovery().getInitialBackoff(),
+						worker.getRecovery().getMaxBackoff()),
+				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout());
+	}
+
+	private RecordProcessor<?, ?> processor(String name, LockstepProperties.Worker worker) {
+		String beanName = (worker.getProcessor() != null) ? worker.getProcessor() : name;
+		String property = "lockstep.workers." + name + ".processor";
+		Object bean;
+		try {
+			bean = this.beanFactory.getBean(beanName);
+		}
+		catch (NoSuchBeanDefinitionException ex) {
+			throw new LockstepConfigurationException(property, null, "no bean named '" + beanName + "'",
+					"Define a ValueTransformer or RecordProcessor bean named '" + beanName + "', or set " + property
+							+ ".");
+		}
+		if (bean instanceof RecordProcessor<?, ?> processor) {
+			return processor;
+		}
+		if (bean instanceof ValueTransformer<?, ?> transformer) {
+			return RecordProcessor.of(transformer);
+		}
+		throw new LockstepConfigurationException(property, null,
+				"bean '" + beanName + "' is a " + bean.getClass().getName()
+						+ ", not a ValueTransformer or RecordProcessor",
+				"Implement dev.lockstep.worker.ValueTransformer or dev.lockstep.worker.RecordProcessor.");
+	}
+
+	private static Map<String, Object> withoutSerdes(Map<String, Object> properties) {
+		Map<String, Object> copy = new HashMap<>(properties);
+		copy.remove(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG);
+		copy.remove(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG);
+		copy.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
+		copy.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
+		return copy;
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.lockstep.worker;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The application's workers as one Spring lifecycle: they start after the context is
+ * ready and stop first, each committing or aborting its open transaction and leaving its
+ * group.
+ */
+public class LockstepWorkers implements SmartLifecycle {
+
+	/** The phase of worker lifecycles: late to start, early to stop (as spring-kafka containers). */
+	public static final int PHASE = Integer.MAX_VALUE - 100;
+
+	private final Map<String, Worker> workers = new LinkedHashMap<>();
+
+	private final Set<String> autoStartup;
+
+	private volatile boolean running;
+
+	/**
+	 * Create the lifecycle.
+	 * @param workers the workers, by name
+	 * @param autoStartup the names of the workers that start with the context
+	 */
+	public LockstepWorkers(Map<String, Worker> workers, Set<String> autoStartup) {
+		this.workers.putAll(workers);
+		this.autoStartup = Set.copyOf(autoStartup);
+	}
+
+	/**
+	 * Return a worker by name.
+	 * @param name the worker's name
+	 * @return the worker, or {@code null}
+	 */
+	public Worker worker(String name) {
+		return this.workers.get(name);
+	}
+
+	/**
+	 * Return every worker.
+	 * @return the workers, in configuration order
+	 */
+	public Collection<Worker> workers() {
+		return this.workers.values();
+	}
+
+	@Override
+	public void start() {
+		this.workers.forEach((name, worker) -> {
+			if (this.autoStartup.contains(name)) {
+				worker.start();
+			}
+		});
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		this.workers.values().forEach(Worker::stop);
+		this.running = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+}
