@@ -186,6 +186,35 @@ class WorkerTests {
 	}
 
 	@Test
+	void replacedProducerContinuesWithExactOutput() {
+		kafka.createTopics(1, this.input, this.output);
+		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+		for (int i = 1; i <= 20; i++) {
+			orders.add(order("order-" + i, i, "paid", i));
+		}
+		kafka.produce(orders);
+		AtomicInteger calls = new AtomicInteger();
+		RecordProcessor<String, Order> failingOnce = RecordProcessor.of((Order order) -> {
+			if (calls.incrementAndGet() == 10) {
+				throw new UnsupportedOperationException("fatal for the producer");
+			}
+			return normalize(order);
+		});
+		// Treat the processor's failure as fatal: the slot must close its producer, rewind and
+		// continue with a new one under the same transactional id.
+		RecoveryPolicy replacing = (failure) -> (failure instanceof UnsupportedOperationException)
+				? RecoveryPolicy.Recovery.REPLACE_PRODUCER : new DefaultRecoveryPolicy().classify(failure);
+		Worker worker = new Worker(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5))),
+				failingOnce, replacing);
+		this.workers.add(worker);
+		worker.start();
+		await().until(() -> worker.state().committedRecords() == 20);
+		assertThat(kafka.readCommitted(this.output, 20)).extracting(WorkerTests::key).doesNotHaveDuplicates()
+			.hasSize(20);
+		assertThat(worker.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("REPLACE_PRODUCER"));
+	}
+
+	@Test
 	void transactionSpansSeveralPollsUpToItsMaxRecords() {
 		kafka.createTopics(1, this.input, this.output);
 		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();

@@ -65,7 +65,8 @@ public final class KafkaPropertiesValidator {
 	}
 
 	/**
-	 * Refuse consumer settings that break a transactional worker's contract.
+	 * Refuse consumer settings that break a transactional worker's contract. Only values
+	 * that were configured are refused; client defaults are overridden.
 	 * @param worker the worker's name
 	 * @param consumer the effective consumer properties before Lockstep sets its own
 	 */
@@ -153,6 +154,10 @@ public final class KafkaPropertiesValidator {
 		candidates[2] = "spring.kafka.properties." + key;
 		System.arraycopy(typedProperties, 0, candidates, 3, typedProperties.length);
 		String[] where = this.origins.firstSet(candidates);
+		if (where[1] == null) {
+			// A client default (Spring Boot always sets some), not a setting: Lockstep overrides it.
+			return;
+		}
 		throw new LockstepConfigurationException(where[0], where[1],
 				key + "=" + value + " breaks " + owner + ": " + reason, action);
 	}

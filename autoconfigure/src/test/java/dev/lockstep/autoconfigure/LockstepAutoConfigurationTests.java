@@ -1,0 +1,288 @@
+package dev.lockstep.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import dev.lockstep.autoconfigure.validation.LockstepConfigurationFailureAnalyzerAccess;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.kafka.RawAvroDeserializer;
+import dev.lockstep.registry.kafka.RawAvroSerializer;
+import dev.lockstep.worker.LockstepWorkers;
+import dev.lockstep.worker.ValueTransformer;
+import dev.lockstep.worker.Worker;
+import dev.lockstep.worker.WorkerSettings;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.test.Order;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
+import org.springframework.kafka.transaction.KafkaTransactionManager;
+import org.springframework.test.util.ReflectionTestUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LockstepAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
+				LockstepTopicsAutoConfiguration.class, LockstepWorkersAutoConfiguration.class,
+				LockstepProducersAutoConfiguration.class, LockstepListenerAutoConfiguration.class))
+		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "spring.kafka.admin.auto-create=false");
+
+	private final ApplicationContextRunner withWorker = this.runner.withUserConfiguration(Processors.class)
+		.withPropertyValues("lockstep.workers.normalizer.source-topics=orders",
+				"lockstep.workers.normalizer.destination=normalized", "lockstep.workers.normalizer.auto-startup=false",
+				"lockstep.workers.normalizer.value.codec=raw-avro",
+				"lockstep.workers.normalizer.value.type=" + Order.class.getName());
+
+	@Test
+	void noRegistryClientWithoutAUrl() {
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(RegistryClient.class);
+			assertThat(context).hasSingleBean(CodecFactory.class);
+		});
+	}
+
+	@Test
+	void registryClientFromItsProperties() {
+		this.runner.withPropertyValues("lockstep.registry.url=http://127.0.0.1:8081,http://127.0.0.1:8082",
+				"lockstep.registry.timeout=2s", "lockstep.registry.max-response-size=1MB",
+				"lockstep.registry.cache-capacity=8", "lockstep.registry.retries=0")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RegistryClient.class);
+				assertThat(context.getBean(LockstepProperties.class).getRegistry().getUrl()).hasSize(2);
+			});
+	}
+
+	@Test
+	void registryOptionsOutOfRangeFailAtStartUp() {
+		this.runner.withPropertyValues("lockstep.registry.url=http://127.0.0.1:8081", "lockstep.registry.retries=50")
+			.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("retries"));
+	}
+
+	@Test
+	void userDefinedBeansWin() {
+		RegistryClient client = RegistryClient.builder("http://127.0.0.1:9999").build();
+		CodecFactory codecs = new DefaultCodecFactory(null, false);
+		this.runner.withPropertyValues("lockstep.registry.url=http://127.0.0.1:8081")
+			.withBean(RegistryClient.class, () -> client)
+			.withBean(CodecFactory.class, () -> codecs)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RegistryClient.class).hasSingleBean(CodecFactory.class);
+				assertThat(context.getBean(RegistryClient.class)).isSameAs(client);
+				assertThat(context.getBean(CodecFactory.class)).isSameAs(codecs);
+			});
+	}
+
+	@Test
+	void topicsAreDeclaredForKafkaAdmin() {
+		this.runner.withPropertyValues("lockstep.topics.orders.partitions=4", "lockstep.topics.orders.replicas=1",
+				"lockstep.topics.orders.config.cleanup.policy=compact", "lockstep.topics.normalized.partitions=2")
+			.run((context) -> {
+				KafkaAdmin.NewTopics topics = context.getBean("lockstepTopics", KafkaAdmin.NewTopics.class);
+				Collection<NewTopic> declared = ReflectionTestUtils.invokeMethod(topics, "getNewTopics");
+				assertThat(declared).extracting(NewTopic::name).containsExactly("orders", "normalized");
+				NewTopic orders = declared.iterator().next();
+				assertThat(orders.numPartitions()).isEqualTo(4);
+				assertThat(orders.replicationFactor()).isEqualTo((short) 1);
+				assertThat(orders.configs()).containsEntry("cleanup.policy", "compact");
+			});
+	}
+
+	@Test
+	void workerIsBuiltFromItsPropertiesOverSpringBootsKafkaSettings() {
+		this.withWorker
+			.withPropertyValues("spring.kafka.consumer.properties.fetch.min.bytes=1024",
+					"lockstep.workers.normalizer.key.codec=string", "lockstep.workers.normalizer.concurrency=2",
+					"lockstep.workers.normalizer.batch-size=250", "lockstep.workers.normalizer.transaction.max-records=42",
+					"lockstep.workers.normalizer.transaction.max-interval=250ms",
+					"lockstep.workers.normalizer.transaction.timeout=20s",
+					"lockstep.workers.normalizer.invalid-input.policy=quarantine",
+					"lockstep.workers.normalizer.invalid-input.quarantine-topic=orders-quarantine",
+					"lockstep.workers.normalizer.stop-after-records=3", "lockstep.workers.normalizer.idle-timeout=60s",
+					"lockstep.workers.normalizer.producer.linger.ms=5")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Worker worker = context.getBean(LockstepWorkers.class).worker("normalizer");
+				WorkerSettings settings = worker.settings();
+				assertThat(settings.sourceTopics()).containsExactly("orders");
+				assertThat(settings.destination()).isEqualTo("normalized");
+				assertThat(settings.groupId()).isEqualTo("normalizer");
+				assertThat(settings.transactionalId(1)).isEqualTo("normalizer-1");
+				assertThat(settings.concurrency()).isEqualTo(2);
+				assertThat(settings.consumerProperties()).containsEntry("bootstrap.servers", List.of("127.0.0.1:1"))
+					.containsEntry("fetch.min.bytes", "1024")
+					.containsEntry("max.poll.records", 250)
+					.doesNotContainKey("key.deserializer");
+				assertThat(settings.producerProperties()).containsEntry("transaction.timeout.ms", 20000)
+					.containsEntry("linger.ms", "5");
+				assertThat(settings.transaction()).isEqualTo(new WorkerSettings.TransactionSizing(42, Duration.ofMillis(250)));
+				assertThat(settings.invalidInput()).isEqualTo(new WorkerSettings.InvalidInputPolicy(Mode.QUARANTINE,
+						"orders-quarantine"));
+				assertThat(settings.bounds()).isEqualTo(new WorkerSettings.Bounds(3, Duration.ofSeconds(60)));
+				assertThat(settings.codecs().keyDeserializer()).isInstanceOf(StringDeserializer.class);
+				assertThat(settings.codecs().valueDeserializer()).isInstanceOf(RawAvroDeserializer.class);
+				assertThat(settings.codecs().valueSerializer()).isInstanceOf(RawAvroSerializer.class);
+				assertThat(worker.isRunning()).isFalse();
+			});
+	}
+
+	@Test
+	void namedProducersAreTransactionalTemplatesBesideSpringBootsOwn() {
+		this.runner
+			.withPropertyValues("lockstep.producers.orders.value.codec=raw-avro",
+					"lockstep.producers.orders.value.type=" + Order.class.getName(),
+					"lockstep.producers.orders.key.codec=string")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasBean("kafkaTemplate").hasBean("orders")
+					.hasBean("ordersTransactionManager");
+				KafkaTemplate<?, ?> orders = context.getBean("orders", KafkaTemplate.class);
+				assertThat(orders.isTransactional()).isTrue();
+				assertThat(orders.getProducerFactory().getTransactionIdPrefix()).isEqualTo("orders-");
+				assertThat(orders.getProducerFactory().getConfigurationProperties())
+					.containsEntry("enable.idempotence", true).containsEntry("acks", "all");
+				assertThat(context.getBean("ordersTransactionManager")).isInstanceOf(KafkaTransactionManager.class);
+			});
+	}
+
+	@Test
+	void transactionalBatchListenerContainerFactory() {
+		this.runner.run((context) -> {
+			ConcurrentKafkaListenerContainerFactory<?, ?> factory = context.getBean("lockstepListenerContainerFactory",
+					ConcurrentKafkaListenerContainerFactory.class);
+			assertThat(factory.isBatchListener()).isTrue();
+			assertThat(factory.getContainerProperties().getKafkaAwareTransactionManager()).isNotNull();
+			assertThat(factory.getConsumerFactory().getConfigurationProperties())
+				.containsEntry("isolation.level", "read_committed").containsEntry("enable.auto.commit", false);
+			// The listener's transactional producer factory is no default candidate: Boot's still wins by type.
+			assertThat(context.getBean(ProducerFactory.class)).isSameAs(context.getBean("kafkaProducerFactory"));
+		});
+	}
+
+	@Test
+	void unknownKafkaKeyStopsStartUpNamingTheNearestKey() {
+		this.runner.withPropertyValues("spring.kafka.consumer.properties.max.pol.records=5")
+			.run((context) -> assertRefused(context.getStartupFailure(),
+					"spring.kafka.consumer.properties.max.pol.records", "max.poll.records"));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.producer.lingr.ms=5")
+			.run((context) -> assertRefused(context.getStartupFailure(), "lockstep.workers.normalizer.producer.lingr.ms",
+					"linger.ms"));
+	}
+
+	@Test
+	void settingsThatBreakTheTransactionalContractAreRefused() {
+		String[][] cases = { { "lockstep.workers.normalizer.consumer.enable.auto.commit=true", "enable.auto.commit" },
+				{ "spring.kafka.consumer.enable-auto-commit=true", "spring.kafka.consumer.enable-auto-commit" },
+				{ "lockstep.workers.normalizer.consumer.isolation.level=read_uncommitted", "isolation.level" },
+				{ "lockstep.workers.normalizer.producer.enable.idempotence=false", "enable.idempotence" },
+				{ "spring.kafka.producer.acks=1", "spring.kafka.producer.acks" },
+				{ "lockstep.workers.normalizer.producer.transactional.id=mine", "transactional.id" },
+				{ "lockstep.workers.normalizer.producer.max.in.flight.requests.per.connection=6", "max.in.flight" },
+				{ "lockstep.workers.normalizer.transaction.timeout=100ms", "transaction.timeout" } };
+		for (String[] refused : cases) {
+			this.withWorker.withPropertyValues(refused[0])
+				.run((context) -> assertRefused(context.getStartupFailure(), refused[1], null));
+		}
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.consumer.group.protocol=consumer",
+					"lockstep.workers.normalizer.consumer.session.timeout.ms=10000")
+			.run((context) -> assertRefused(context.getStartupFailure(), "session.timeout.ms", null));
+	}
+
+	@Test
+	void incompleteWorkersAreRefused() {
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.processor=missing")
+			.run((context) -> assertRefused(context.getStartupFailure(), "processor", "'missing'"));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.processor=notAProcessor")
+			.run((context) -> assertRefused(context.getStartupFailure(), "processor", "ValueTransformer"));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.destination=")
+			.run((context) -> assertRefused(context.getStartupFailure(), "destination", null));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.invalid-input.policy=quarantine")
+			.run((context) -> assertRefused(context.getStartupFailure(), "quarantine-topic", null));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.value.type=")
+			.run((context) -> assertRefused(context.getStartupFailure(), "value.type", null));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.value.codec=registry-avro")
+			.run((context) -> assertRefused(context.getStartupFailure(), "value.codec", "lockstep.registry.url"));
+		this.withWorker
+			.withPropertyValues("lockstep.workers.copy.source-topics=orders", "lockstep.workers.copy.destination=x",
+					"lockstep.workers.copy.auto-startup=false", "lockstep.workers.copy.processor=normalizer",
+					"lockstep.workers.copy.transactional-id=normalizer")
+			.run((context) -> assertRefused(context.getStartupFailure(), "transactional-id", "fence each other"));
+	}
+
+	@Test
+	void plaintextToARemoteBrokerIsRefusedWhenEncryptionIsRequired() {
+		this.withWorker
+			.withPropertyValues("spring.kafka.bootstrap-servers=10.1.2.3:9092", "lockstep.security.require-encryption=true")
+			.run((context) -> assertRefused(context.getStartupFailure(), "spring.kafka.security.protocol", "TLS"));
+		this.withWorker.withPropertyValues("spring.kafka.bootstrap-servers=10.1.2.3:9092")
+			.run((context) -> assertThat(context).hasNotFailed());
+		this.runner
+			.withPropertyValues("lockstep.registry.url=http://registry.example:8081",
+					"lockstep.security.require-encryption=true")
+			.run((context) -> assertRefused(context.getStartupFailure(), "lockstep.registry.url", "https"));
+	}
+
+	@Test
+	void configurationMetadataDescribesEveryProperty() throws IOException {
+		try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			assertThat(in).isNotNull();
+			String metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			assertThat(metadata).contains("\"lockstep.registry.timeout\"", "\"lockstep.workers\"",
+					"\"lockstep.producers\"", "\"lockstep.security.require-encryption\"",
+					"Deadline of one request, connect, headers and body included.");
+		}
+	}
+
+	private static void assertRefused(Throwable failure, String property, String action) {
+		assertThat(failure).isNotNull();
+		Throwable cause = failure;
+		while (cause != null && !(cause instanceof LockstepConfigurationException)) {
+			cause = cause.getCause();
+		}
+		assertThat(cause).as(() -> "no LockstepConfigurationException in " + Arrays.toString(failure.getStackTrace()) + failure)
+			.isInstanceOf(LockstepConfigurationException.class);
+		LockstepConfigurationException refused = (LockstepConfigurationException) cause;
+		assertThat(refused.getProperty() + " " + refused.getReason()).contains(property);
+		FailureAnalysis analysis = new LockstepConfigurationFailureAnalyzerAccess()
+			.analyze(failure);
+		assertThat(analysis).isNotNull();
+		assertThat(analysis.getDescription()).contains("Lockstep refused the configuration", refused.getProperty());
+		if (action != null) {
+			assertThat(analysis.getAction() + " " + refused.getReason()).contains(action);
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Processors {
+
+		@Bean
+		ValueTransformer<Order, Order> normalizer() {
+			return (order) -> order;
+		}
+
+		@Bean
+		String notAProcessor() {
+			return "not a processor";
+		}
+
+	}
+
+}
