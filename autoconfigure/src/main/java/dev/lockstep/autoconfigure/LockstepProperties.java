@@ -39,6 +39,8 @@ public class LockstepProperties {
 
 	private final Security security = new Security();
 
+	private final Dev dev = new Dev();
+
 	public Registry getRegistry() {
 		return this.registry;
 	}
@@ -61,6 +63,10 @@ public class LockstepProperties {
 
 	public Security getSecurity() {
 		return this.security;
+	}
+
+	public Dev getDev() {
+		return this.dev;
 	}
 
 	/**
@@ -767,6 +773,66 @@ public class LockstepProperties {
 
 		public void setRequireEncryption(boolean requireEncryption) {
 			this.requireEncryption = requireEncryption;
+		}
+
+	}
+
+	/**
+	 * Development settings.
+	 */
+	public static class Dev {
+
+		private final EmbeddedBroker embeddedBroker = new EmbeddedBroker();
+
+		public EmbeddedBroker getEmbeddedBroker() {
+			return this.embeddedBroker;
+		}
+
+	}
+
+	/**
+	 * A real single-node KRaft broker inside the JVM for development, used when no broker
+	 * is configured.
+	 */
+	public static class EmbeddedBroker {
+
+		/**
+		 * Whether to start the development broker when spring.kafka.bootstrap-servers is not set.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Directory of the broker's data, kept between runs.
+		 */
+		private String dataDir = ".lockstep/kafka";
+
+		/**
+		 * Whether to use a fresh temporary directory, deleted when the broker stops.
+		 */
+		private boolean temporary = false;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getDataDir() {
+			return this.dataDir;
+		}
+
+		public void setDataDir(String dataDir) {
+			this.dataDir = dataDir;
+		}
+
+		public boolean isTemporary() {
+			return this.temporary;
+		}
+
+		public void setTemporary(boolean temporary) {
+			this.temporary = temporary;
 		}
 
 	}

@@ -166,6 +166,11 @@ final class WorkerSlot implements Runnable {
 			if (!process(record)) {
 				break;
 			}
+			if (this.budget != null && this.budget.isExhausted()) {
+				// The one-shot run's last record: commit it below, then stop.
+				requestStop();
+				break;
+			}
 		}
 		if (this.transaction != null
 				&& (this.stopRequested || this.transaction.isDue(this.settings.transaction()))) {

@@ -244,12 +244,20 @@ class WorkerTests {
 		assertThat(worker.state().committedRecords()).isEqualTo(3);
 		assertThat(kafka.committedOffsets(this.group)).containsEntry(new TopicPartition(this.input, 0), 3L);
 
+		// Exactly as many records left as the bound: it stops without waiting for more.
+		Worker exact = start(settings(1, new Bounds(1, Duration.ofSeconds(30)), Mode.BLOCK,
+				new TransactionSizing(500, Duration.ofMillis(100))));
+		assertThat(exact.awaitTermination(Duration.ofSeconds(20))).isTrue();
+		assertThat(exact.state().status()).isEqualTo(WorkerStatus.STOPPED);
+		assertThat(exact.state().committedRecords()).isEqualTo(1);
+
 		Worker idle = start(settings(1, new Bounds(3, Duration.ofSeconds(2)), Mode.BLOCK,
 				new TransactionSizing(500, Duration.ofMillis(100))));
 		assertThat(idle.awaitTermination(Duration.ofSeconds(60))).isTrue();
 		assertThat(idle.state().status()).isEqualTo(WorkerStatus.FAILED);
-		assertThat(idle.state().committedRecords()).isEqualTo(1);
+		assertThat(idle.state().committedRecords()).isZero();
 		assertThat(idle.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("input deadline"));
+		assertThat(kafka.committedOffsets(this.group)).containsEntry(new TopicPartition(this.input, 0), 4L);
 	}
 
 	@Test

@@ -3,10 +3,9 @@ package dev.lockstep.test.kafka;
 import java.nio.file.Path;
 import java.util.Map;
 
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
+import dev.lockstep.kraft.KRaftNode;
+import dev.lockstep.kraft.KRaftNodeConfig;
 import org.apache.kafka.common.utils.Exit;
-import org.apache.kafka.common.utils.Time;
 
 /**
  * A single-node KRaft broker (combined broker and controller) running inside this JVM,
@@ -19,12 +18,12 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 
 	private final KRaftNodeConfig config;
 
-	private final KafkaRaftServer server;
+	private final KRaftNode node;
 
 	private InJvmKafkaBroker(Path baseDir, KRaftNodeConfig config) {
 		this.baseDir = baseDir;
 		this.config = config;
-		this.server = startNode(config);
+		this.node = KRaftNode.start(config);
 	}
 
 	/**
@@ -57,18 +56,6 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 		}
 	}
 
-	/**
-	 * Format the node's storage when needed and start it. Shared with
-	 * {@link KafkaBrokerMain} so that a broker process runs exactly this code.
-	 */
-	static KafkaRaftServer startNode(KRaftNodeConfig config) {
-		config.formatStorage();
-		KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config.toProperties(), false),
-				Time.SYSTEM);
-		server.startup();
-		return server;
-	}
-
 	@Override
 	public String bootstrapServers() {
 		return this.config.bootstrapServer();
@@ -90,8 +77,7 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 	@Override
 	public void close() {
 		try {
-			this.server.shutdown();
-			this.server.awaitShutdown();
+			this.node.close();
 		}
 		finally {
 			Directories.deleteRecursively(this.baseDir);

@@ -8,7 +8,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import kafka.server.KafkaRaftServer;
+import dev.lockstep.kraft.KRaftNode;
+import dev.lockstep.kraft.KRaftNodeConfig;
 
 /**
  * Entry point of a broker process started by {@link KafkaBrokerProcess}. It runs the
@@ -36,11 +37,11 @@ public final class KafkaBrokerMain {
 		KRaftNodeConfig config = new KRaftNodeConfig(Integer.parseInt(args[0]), Integer.parseInt(args[1]),
 				Integer.parseInt(args[2]), args[3], Integer.parseInt(args[4]), Path.of(args[5]), args[6], overrides);
 		watchParent(System.in);
-		KafkaRaftServer server = InJvmKafkaBroker.startNode(config);
-		Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "broker-shutdown"));
+		KRaftNode node = KRaftNode.start(config);
+		Runtime.getRuntime().addShutdownHook(new Thread(node::close, "broker-shutdown"));
 		System.out.println(STARTED_MARKER);
 		System.out.flush();
-		server.awaitShutdown();
+		node.awaitShutdown();
 	}
 
 	static String[] toArgs(KRaftNodeConfig config) {

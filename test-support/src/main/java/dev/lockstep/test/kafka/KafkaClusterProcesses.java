@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.lockstep.kraft.KRaftNodeConfig;
+
 /**
  * A KRaft cluster of several combined broker/controller nodes, each a separate OS
  * process that a test can kill and restart. Three nodes run with replication factor 3

@@ -1,4 +1,4 @@
-package dev.lockstep.test.kafka;
+package dev.lockstep.kraft;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +12,7 @@ import java.util.Set;
  * controller port before the node starts (it is part of the quorum voters), so ports
  * are chosen up front rather than letting the broker bind port 0.
  */
-final class FreePorts {
+public final class FreePorts {
 
 	// A port handed out once is not handed out again by this JVM, even after it is closed.
 	private static final Set<Integer> handedOut = new HashSet<>();
@@ -20,7 +20,11 @@ final class FreePorts {
 	private FreePorts() {
 	}
 
-	static synchronized int next() {
+	/**
+	 * Return a loopback port that was free a moment ago and not handed out before.
+	 * @return the port
+	 */
+	public static synchronized int next() {
 		for (int attempt = 0; attempt < 100; attempt++) {
 			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 				int port = socket.getLocalPort();

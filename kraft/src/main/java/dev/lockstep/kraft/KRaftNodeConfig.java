@@ -1,4 +1,4 @@
-package dev.lockstep.test.kafka;
+package dev.lockstep.kraft;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -33,20 +33,25 @@ import org.apache.kafka.metadata.storage.Formatter;
  * @param clusterId the cluster id written when the directory is formatted
  * @param overrides broker properties that win over the defaults
  */
-record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, String voters, int clusterSize,
+public record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, String voters, int clusterSize,
 		Path logDir, String clusterId, Map<String, String> overrides) {
 
-	static final String CONTROLLER_LISTENER = "CONTROLLER";
+	/** The name of the controller listener. */
+	public static final String CONTROLLER_LISTENER = "CONTROLLER";
 
-	KRaftNodeConfig {
+	public KRaftNodeConfig {
 		overrides = Map.copyOf(overrides);
 	}
 
 	/**
 	 * Configure the nodes of a new cluster, each on fresh ports with a directory under
 	 * {@code baseDir}.
+	 * @param size the number of nodes
+	 * @param baseDir the parent of the nodes' data directories
+	 * @param overrides broker properties that win over the defaults
+	 * @return one configuration per node, node ids from 1
 	 */
-	static List<KRaftNodeConfig> newCluster(int size, Path baseDir, Map<String, String> overrides) {
+	public static List<KRaftNodeConfig> newCluster(int size, Path baseDir, Map<String, String> overrides) {
 		String clusterId = Uuid.randomUuid().toString();
 		int[] brokerPorts = new int[size];
 		int[] controllerPorts = new int[size];
@@ -63,11 +68,19 @@ record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, String vo
 			.toList();
 	}
 
-	String bootstrapServer() {
+	/**
+	 * Return the node's {@code host:port} for clients.
+	 * @return the bootstrap server
+	 */
+	public String bootstrapServer() {
 		return "127.0.0.1:" + this.brokerPort;
 	}
 
-	Properties toProperties() {
+	/**
+	 * Return the node's broker properties.
+	 * @return the properties
+	 */
+	public Properties toProperties() {
 		int replication = Math.min(this.clusterSize, 3);
 		int minIsr = (replication > 1) ? 2 : 1;
 		Properties props = new Properties();
@@ -102,7 +115,7 @@ record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, String vo
 	/**
 	 * Format the log directory unless it already holds this node's data (a restart).
 	 */
-	void formatStorage() {
+	public void formatStorage() {
 		try {
 			Files.createDirectories(this.logDir);
 			if (Files.exists(this.logDir.resolve("meta.properties"))) {
