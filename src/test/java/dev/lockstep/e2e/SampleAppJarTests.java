@@ -7,18 +7,47 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged sample app starts as its own process. The order-normalization commands are
- * not built yet: the app must say so rather than pretend to have run them.
+ * The packaged sample app, run as separate processes the way the README tells a
+ * newcomer to: the demo on a fresh temporary broker, and the three commands one after
+ * another from one directory, sharing the development broker's data.
  */
 class SampleAppJarTests {
 
+	private static final Duration TIMEOUT = Duration.ofMinutes(2);
+
 	@Test
-	void packagedJarRunsAsItsOwnProcessAndSaysWhatItCannotDoYet(@TempDir Path workDir) throws Exception {
+	void demoPrintsTheCookbooksThreeLines(@TempDir Path workDir) throws Exception {
 		SampleAppProcess app = SampleAppProcess.start(workDir, "demo");
-		assertThat(app.awaitExit(Duration.ofSeconds(60))).isZero();
-		assertThat(app.output()).contains("command demo is not available yet");
+		assertThat(app.awaitExit(TIMEOUT)).as(app::output).isZero();
+		assertThat(app.output()).containsSubsequence("seeded 3", "committed 3", "verified 2 orders and 1 tombstone");
+	}
+
+	@Test
+	void separateSeedTransformVerifyProcessesShareTheDevelopmentBroker(@TempDir Path workDir) throws Exception {
+		for (String[] step : new String[][] { { "seed", "seeded 3" }, { "transform", "committed 3" },
+				{ "verify", "verified 2 orders and 1 tombstone" } }) {
+			SampleAppProcess app = SampleAppProcess.start(workDir, step[0]);
+			assertThat(app.awaitExit(TIMEOUT)).as(app::output).isZero();
+			assertThat(app.output()).contains(step[1]);
+		}
+		assertThat(workDir.resolve(".lockstep/kafka")).isDirectory();
+	}
+
+	@Test
+	void secondProcessOnTheSameBrokerDirectoryFailsClearly(@TempDir Path workDir) throws Exception {
+		SampleAppProcess service = SampleAppProcess.start(workDir, "--server.port=0");
+		try {
+			await().atMost(TIMEOUT).until(() -> service.output().contains("Development Kafka broker on"));
+			SampleAppProcess second = SampleAppProcess.start(workDir, "seed");
+			assertThat(second.awaitExit(TIMEOUT)).isEqualTo(1);
+			assertThat(second.output()).contains("is in use by another process");
+		}
+		finally {
+			service.stop(TIMEOUT);
+		}
 	}
 
 }

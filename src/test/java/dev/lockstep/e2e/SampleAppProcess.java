@@ -59,6 +59,16 @@ final class SampleAppProcess {
 		return this.process.exitValue();
 	}
 
+	/**
+	 * Stop the process (SIGTERM: a graceful Spring shutdown) and wait for it.
+	 */
+	void stop(Duration timeout) throws InterruptedException {
+		this.process.destroy();
+		if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+			this.process.destroyForcibly().waitFor();
+		}
+	}
+
 	String output() {
 		try {
 			return Files.readString(this.output, StandardCharsets.UTF_8);

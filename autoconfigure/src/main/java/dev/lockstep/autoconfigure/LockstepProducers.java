@@ -66,11 +66,10 @@ public class LockstepProducers implements DisposableBean {
 		this.validator.checkTransactionalProducer("producer '" + name + "'", prefix + ".properties", config);
 		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
 		config.put(ProducerConfig.ACKS_CONFIG, "all");
+		// The codecs arrive configured: the factory must not re-configure them with the producer's map.
 		DefaultKafkaProducerFactory<Object, Object> factory = new DefaultKafkaProducerFactory<>(config,
-				(Serializer<Object>) this.codecs.serializer(producer.getKey(), true,
-						prefix + ".key"),
-				(Serializer<Object>) this.codecs.serializer(producer.getValue(),
-						false, prefix + ".value"));
+				(Serializer<Object>) this.codecs.serializer(producer.getKey(), true, prefix + ".key"),
+				(Serializer<Object>) this.codecs.serializer(producer.getValue(), false, prefix + ".value"), false);
 		factory.setTransactionIdPrefix(
 				(producer.getTransactionIdPrefix() != null) ? producer.getTransactionIdPrefix() : name + "-");
 		return factory;

@@ -23,6 +23,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
@@ -39,8 +40,6 @@ class SampleCommands {
 
 	static final String DESTINATION = "cookbook-normalized";
 
-	private static final Duration DEADLINE = Duration.ofSeconds(60);
-
 	private final KafkaTemplate<String, Order> orders;
 
 	private final LockstepWorkers workers;
@@ -51,13 +50,17 @@ class SampleCommands {
 
 	private final LockstepProperties properties;
 
+	private final Duration deadline;
+
 	SampleCommands(@Qualifier("orders") KafkaTemplate<String, Order> orders, LockstepWorkers workers,
-			ConsumerFactory<?, ?> consumerFactory, CodecFactory codecs, LockstepProperties properties) {
+			ConsumerFactory<?, ?> consumerFactory, CodecFactory codecs, LockstepProperties properties,
+			@Value("${sample.verify-deadline:60s}") Duration deadline) {
 		this.orders = orders;
 		this.workers = workers;
 		this.consumerFactory = consumerFactory;
 		this.codecs = codecs;
 		this.properties = properties;
+		this.deadline = deadline;
 	}
 
 	/**
@@ -94,15 +97,17 @@ class SampleCommands {
 		WorkerState state = worker.state();
 		if (state.status() != WorkerStatus.STOPPED) {
 			List<String> errors = state.slots().get(0).recentErrors();
-			throw new IllegalStateException("worker " + state.status() + ": "
-					+ (errors.isEmpty() ? "no detail" : errors.get(errors.size() - 1)));
+			// Recent errors start with their time; the reason is what follows.
+			String last = errors.isEmpty() ? "no detail" : errors.get(errors.size() - 1);
+			throw new IllegalStateException(last.substring(last.indexOf(' ') + 1));
 		}
 		System.out.println("committed " + state.committedRecords());
 	}
 
 	/**
 	 * Read the output from the beginning with read_committed and no group, and check it
-	 * holds exactly the two normalized orders and the tombstone.
+	 * holds exactly the two normalized orders and the tombstone; fail after the deadline
+	 * ({@code sample.verify-deadline}, 60 s).
 	 */
 	@SuppressWarnings("unchecked")
 	void verify() {
@@ -141,11 +146,11 @@ class SampleCommands {
 			TopicPartition partition = new TopicPartition(DESTINATION, 0);
 			consumer.assign(List.of(partition));
 			consumer.seekToBeginning(List.of(partition));
-			long deadline = System.nanoTime() + DEADLINE.toNanos();
+			long deadline = System.nanoTime() + this.deadline.toNanos();
 			while (records.size() < 3) {
 				if (System.nanoTime() > deadline) {
 					throw new IllegalStateException("input deadline exceeded: " + records.size()
-							+ " output records after " + DEADLINE + "; check topics, offsets and broker");
+							+ " output records after " + this.deadline + "; check topics, offsets and broker");
 				}
 				consumer.poll(Duration.ofMillis(500)).forEach(records::add);
 			}
