@@ -8,13 +8,16 @@ import java.util.stream.Collectors;
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
+import dev.lockstep.worker.CompositeWorkerListener;
 import dev.lockstep.worker.DefaultRecoveryPolicy;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.Worker;
+import dev.lockstep.worker.WorkerListener;
 import org.apache.kafka.clients.CommonClientConfigs;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -59,14 +62,15 @@ public final class LockstepWorkersAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockstepWorkers lockstepWorkers(LockstepProperties properties, ConsumerFactory<?, ?> consumerFactory,
 			ProducerFactory<?, ?> producerFactory, CodecFactory codecFactory, KafkaPropertiesValidator validator,
-			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory) {
+			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory, ObjectProvider<WorkerListener> listeners) {
 		Map<String, Object> consumer = consumerFactory.getConfigurationProperties();
 		if (!properties.getWorkers().isEmpty()) {
 			new TransportSecurity(properties.getSecurity().isRequireEncryption()).checkBrokers(
 					bootstrapServers(consumer), (String) consumer.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG));
 		}
 		Map<String, Worker> workers = new WorkerFactory(properties, consumer,
-				producerFactory.getConfigurationProperties(), codecFactory, validator, beanFactory, recoveryPolicy)
+				producerFactory.getConfigurationProperties(), codecFactory, validator, beanFactory, recoveryPolicy,
+				new CompositeWorkerListener(listeners.orderedStream().toList()))
 			.createAll();
 		Set<String> autoStartup = properties.getWorkers()
 			.entrySet()

@@ -12,6 +12,7 @@ import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.Worker;
+import dev.lockstep.worker.WorkerListener;
 import dev.lockstep.worker.WorkerSettings;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -42,9 +43,11 @@ class WorkerFactory {
 
 	private final RecoveryPolicy recoveryPolicy;
 
+	private final WorkerListener listener;
+
 	WorkerFactory(LockstepProperties properties, Map<String, Object> baseConsumer, Map<String, Object> baseProducer,
 			CodecFactory codecs, KafkaPropertiesValidator validator, BeanFactory beanFactory,
-			RecoveryPolicy recoveryPolicy) {
+			RecoveryPolicy recoveryPolicy, WorkerListener listener) {
 		this.properties = properties;
 		this.baseConsumer = withoutSerdes(baseConsumer);
 		this.baseProducer = withoutSerdes(baseProducer);
@@ -52,6 +55,7 @@ class WorkerFactory {
 		this.validator = validator;
 		this.beanFactory = beanFactory;
 		this.recoveryPolicy = recoveryPolicy;
+		this.listener = listener;
 	}
 
 	Map<String, Worker> createAll() {
@@ -67,7 +71,7 @@ class WorkerFactory {
 								+ settings.transactionalId() + "' and would fence each other",
 						"Give each worker its own transactional-id.");
 			}
-			workers.put(name, new Worker(settings, processor(name, worker), this.recoveryPolicy));
+			workers.put(name, new Worker(settings, processor(name, worker), this.recoveryPolicy, this.listener));
 		});
 		return workers;
 	}

@@ -1,5 +1,6 @@
 package dev.lockstep.worker;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,11 +27,34 @@ final class OpenTransaction {
 
 	private int records;
 
+	private int tombstones;
+
+	private int quarantined;
+
+	private int outputs;
+
 	void sent(Future<RecordMetadata> send) {
 		this.sends.add(send);
 	}
 
-	void processed(ConsumerRecord<?, ?> record) {
+	void output(Future<RecordMetadata> send) {
+		sent(send);
+		this.outputs++;
+	}
+
+	void quarantined(ConsumerRecord<?, ?> record) {
+		processed(record);
+		this.quarantined++;
+	}
+
+	void processed(ConsumerRecord<?, ?> record, boolean tombstone) {
+		processed(record);
+		if (tombstone) {
+			this.tombstones++;
+		}
+	}
+
+	private void processed(ConsumerRecord<?, ?> record) {
 		this.offsets.put(new TopicPartition(record.topic(), record.partition()),
 				new OffsetAndMetadata(record.offset() + 1));
 		this.records++;
@@ -47,6 +71,13 @@ final class OpenTransaction {
 
 	int records() {
 		return this.records;
+	}
+
+	WorkerListener.CommitOutcome outcome(long commitStartedNanos) {
+		long now = System.nanoTime();
+		return new WorkerListener.CommitOutcome(this.records - this.quarantined, this.tombstones, this.quarantined,
+				this.outputs, Duration.ofNanos(now - this.startedNanos),
+				Duration.ofNanos(now - commitStartedNanos));
 	}
 
 	Map<TopicPartition, OffsetAndMetadata> offsets() {

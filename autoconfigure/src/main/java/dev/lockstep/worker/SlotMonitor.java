@@ -4,7 +4,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The observable state of one slot, written by the slot's thread and read by anyone.
@@ -29,6 +34,8 @@ final class SlotMonitor {
 	private volatile Instant lastCommit;
 
 	private volatile long committedRecords;
+
+	private volatile Map<String, Long> lag = Map.of();
 
 	SlotMonitor(int slot, String transactionalId, Clock clock) {
 		this.slot = slot;
@@ -59,6 +66,12 @@ final class SlotMonitor {
 		this.lastCommit = this.clock.instant();
 	}
 
+	void lag(Map<TopicPartition, Long> lag) {
+		Map<String, Long> byName = new TreeMap<>();
+		lag.forEach((partition, behind) -> byName.put(partition.toString(), behind));
+		this.lag = Collections.unmodifiableMap(byName);
+	}
+
 	long committedRecords() {
 		return this.committedRecords;
 	}
@@ -79,7 +92,7 @@ final class SlotMonitor {
 			errors = List.copyOf(this.recentErrors);
 		}
 		return new SlotState(this.slot, this.transactionalId, this.status, this.blockedAt, this.lastCommit,
-				this.committedRecords, errors);
+				this.committedRecords, this.lag, errors);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.lockstep.worker;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A snapshot of one slot's state.
@@ -12,10 +13,12 @@ import java.util.List;
  * @param blockedAt the record the slot is held at when BLOCKED, otherwise {@code null}
  * @param lastCommit when the slot last committed a transaction, or {@code null}
  * @param committedRecords how many input records the slot has committed
+ * @param lag records behind the end of each assigned partition ({@code topic-partition}),
+ * as of the last poll that returned records
  * @param recentErrors the most recent errors, oldest first (at most 64)
  */
 public record SlotState(int slot, String transactionalId, WorkerStatus status, BlockedRecord blockedAt,
-		Instant lastCommit, long committedRecords, List<String> recentErrors) {
+		Instant lastCommit, long committedRecords, Map<String, Long> lag, List<String> recentErrors) {
 
 	/**
 	 * The coordinates of a record a slot is blocked at, and why.

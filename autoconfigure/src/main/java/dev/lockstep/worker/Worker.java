@@ -44,13 +44,25 @@ public final class Worker {
 	 * @param recoveryPolicy how failures are recovered from
 	 */
 	public Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy) {
+		this(settings, processor, recoveryPolicy, WorkerListener.NONE);
+	}
+
+	/**
+	 * Create a worker.
+	 * @param settings the settings
+	 * @param processor the business logic
+	 * @param recoveryPolicy how failures are recovered from
+	 * @param listener hears what the slots do (metrics, logs)
+	 */
+	public Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
+			WorkerListener listener) {
 		this.settings = settings;
 		long stopAfter = settings.bounds().stopAfterRecords();
 		RecordBudget budget = (stopAfter > 0) ? new RecordBudget(stopAfter) : null;
 		for (int slot = 0; slot < settings.concurrency(); slot++) {
 			SlotMonitor monitor = new SlotMonitor(slot, settings.transactionalId(slot), Clock.systemUTC());
 			this.monitors.add(monitor);
-			this.slots.add(new WorkerSlot(settings, slot, processor, recoveryPolicy, monitor, budget));
+			this.slots.add(new WorkerSlot(settings, slot, processor, recoveryPolicy, monitor, budget, listener));
 		}
 	}
 

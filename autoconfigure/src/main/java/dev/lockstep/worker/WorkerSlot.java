@@ -56,6 +56,8 @@ final class WorkerSlot implements Runnable {
 
 	private final RecordBudget budget;
 
+	private final WorkerListener listener;
+
 	private final Deserializer<Object> keyDeserializer;
 
 	private final Deserializer<Object> valueDeserializer;
@@ -83,13 +85,14 @@ final class WorkerSlot implements Runnable {
 
 	@SuppressWarnings("unchecked")
 	WorkerSlot(WorkerSettings settings, int index, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
-			SlotMonitor monitor, RecordBudget budget) {
+			SlotMonitor monitor, RecordBudget budget, WorkerListener listener) {
 		this.settings = settings;
 		this.index = index;
 		this.processor = (RecordProcessor<Object, Object>) processor;
 		this.recoveryPolicy = recoveryPolicy;
 		this.monitor = monitor;
 		this.budget = budget;
+		this.listener = listener;
 		this.keyDeserializer = (Deserializer<Object>) settings.codecs().keyDeserializer();
 		this.valueDeserializer = (Deserializer<Object>) settings.codecs().valueDeserializer();
 		this.keySerializer = (Serializer<Object>) settings.codecs().keySerializer();
@@ -111,6 +114,7 @@ final class WorkerSlot implements Runnable {
 				return;
 			}
 			this.consumer = newConsumer();
+			this.listener.consumerCreated(this.settings.name(), this.index, this.consumer);
 			this.consumer.subscribe(this.settings.sourceTopics(), new CommitBeforeRevocation());
 			this.monitor.status(WorkerStatus.RUNNING);
 			this.lastInputNanos = System.nanoTime();
@@ -153,6 +157,10 @@ final class WorkerSlot implements Runnable {
 		else {
 			this.lastInputNanos = System.nanoTime();
 		}
+		// Lag is read on every poll: an empty poll is what moves past a final commit marker.
+		Map<TopicPartition, Long> lag = lag();
+		this.monitor.lag(lag);
+		this.listener.polled(this.settings.name(), this.index, records.count(), lag);
 		for (ConsumerRecord<byte[], byte[]> record : records) {
 			if (this.budget != null && !this.budget.tryClaim()) {
 				// One-shot run complete: what is left of this poll is never committed.
@@ -186,16 +194,19 @@ final class WorkerSlot implements Runnable {
 	private boolean process(ConsumerRecord<byte[], byte[]> raw) throws Exception {
 		BufferedOutput output = new BufferedOutput(this.settings.destination(), this.keySerializer,
 				this.valueSerializer);
+		boolean tombstone;
 		try {
-			this.processor.process(decode(raw), output);
+			ConsumerRecord<Object, Object> decoded = decode(raw);
+			tombstone = decoded.value() == null;
+			this.processor.process(decoded, output);
 		}
 		catch (InvalidRecordException | InvalidDataException ex) {
 			return invalid(raw, ex);
 		}
 		for (ProducerRecord<byte[], byte[]> record : output.records()) {
-			this.transaction.sent(this.producer.send(record));
+			this.transaction.output(this.producer.send(record));
 		}
-		this.transaction.processed(raw);
+		this.transaction.processed(raw, tombstone);
 		if (this.monitor.status() == WorkerStatus.BLOCKED) {
 			logger.info(() -> "Worker " + this.settings.name() + " slot " + this.index + " unblocked at "
 					+ raw.topic() + "-" + raw.partition() + "@" + raw.offset());
@@ -215,7 +226,7 @@ final class WorkerSlot implements Runnable {
 		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
 		if (this.settings.invalidInput().mode() == Mode.QUARANTINE) {
 			this.transaction.sent(this.producer.send(quarantined(raw, reason)));
-			this.transaction.processed(raw);
+			this.transaction.quarantined(raw);
 			this.monitor.error("Quarantined " + where + ": " + reason.getMessage());
 			logger.warn(() -> "Worker " + this.settings.name() + " quarantined " + where + ": " + reason.getMessage());
 			return true;
@@ -235,7 +246,9 @@ final class WorkerSlot implements Runnable {
 			logger.error(() -> "Worker " + this.settings.name() + " slot " + this.index + " BLOCKED at " + where
 					+ ": " + reason.getMessage());
 		}
-		this.monitor.blocked(new BlockedRecord(raw.topic(), raw.partition(), raw.offset(), reason.getMessage()));
+		BlockedRecord blocked = new BlockedRecord(raw.topic(), raw.partition(), raw.offset(), reason.getMessage());
+		this.monitor.blocked(blocked);
+		this.listener.rejected(this.settings.name(), this.index, blocked);
 		backOff();
 		return false;
 	}
@@ -261,6 +274,7 @@ final class WorkerSlot implements Runnable {
 		// Every send must have succeeded before the offsets may move.
 		this.producer.flush();
 		committing.checkDeliveries();
+		long commitStarted = System.nanoTime();
 		retrying("sending offsets", () -> this.producer.sendOffsetsToTransaction(committing.offsets(),
 				this.consumer.groupMetadata()));
 		// A timed-out commit is retried as the same call, never replaced by a new transaction.
@@ -269,6 +283,7 @@ final class WorkerSlot implements Runnable {
 		this.transaction = null;
 		this.consecutiveFailures = 0;
 		this.monitor.committed(committing.records());
+		this.listener.committed(this.settings.name(), this.index, committing.outcome(commitStarted));
 	}
 
 	/**
@@ -297,6 +312,7 @@ final class WorkerSlot implements Runnable {
 	private void recover(Exception failure) {
 		Recovery recovery = this.recoveryPolicy.classify(failure);
 		this.monitor.error(recovery + " after " + failure);
+		this.listener.recovered(this.settings.name(), this.index, recovery);
 		logger.warn(() -> "Worker " + this.settings.name() + " slot " + this.index + " recovering (" + recovery
 				+ ") from " + failure);
 		switch (recovery) {
@@ -343,10 +359,21 @@ final class WorkerSlot implements Runnable {
 	}
 
 	private void releaseTransaction() {
-		if (this.transaction != null && this.budget != null) {
-			this.budget.release(this.transaction.records());
+		if (this.transaction != null) {
+			if (this.budget != null) {
+				this.budget.release(this.transaction.records());
+			}
+			this.listener.aborted(this.settings.name(), this.index, this.transaction.records());
 		}
 		this.transaction = null;
+	}
+
+	private Map<TopicPartition, Long> lag() {
+		Map<TopicPartition, Long> lag = new HashMap<>();
+		for (TopicPartition partition : this.consumer.assignment()) {
+			this.consumer.currentLag(partition).ifPresent((behind) -> lag.put(partition, behind));
+		}
+		return lag;
 	}
 
 	private void rewindQuietly() {
@@ -405,6 +432,7 @@ final class WorkerSlot implements Runnable {
 			try {
 				// Fences any predecessor with this transactional id and aborts its open transaction.
 				created.initTransactions();
+				this.listener.producerCreated(this.settings.name(), this.index, created);
 				return created;
 			}
 			catch (RuntimeException ex) {
@@ -435,6 +463,7 @@ final class WorkerSlot implements Runnable {
 	private void close() {
 		Duration timeout = this.settings.shutdownTimeout();
 		if (this.consumer != null) {
+			this.listener.consumerClosing(this.settings.name(), this.index, this.consumer);
 			try {
 				// Leaves the group, so the partitions move to another instance at once.
 				this.consumer.close(CloseOptions.timeout(timeout)
@@ -453,6 +482,7 @@ final class WorkerSlot implements Runnable {
 
 	private void closeProducer() {
 		if (this.producer != null) {
+			this.listener.producerClosing(this.settings.name(), this.index, this.producer);
 			try {
 				this.producer.close(this.settings.shutdownTimeout());
 			}

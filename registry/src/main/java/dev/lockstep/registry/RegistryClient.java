@@ -155,6 +155,20 @@ public final class RegistryClient {
 	}
 
 	/**
+	 * Check the registry answers: {@code GET /config} (the global compatibility level),
+	 * with the usual retries and failover. Never cached.
+	 * @return the registry's global compatibility level
+	 */
+	public String ping() {
+		JsonNode response = this.http.send("GET", "/config", null);
+		JsonNode level = response.isObject() ? response.get("compatibilityLevel") : null;
+		if (level == null || !level.isTextual()) {
+			throw invalid("compatibilityLevel", response);
+		}
+		return level.textValue();
+	}
+
+	/**
 	 * Forget every cached id and schema.
 	 */
 	public void clearCaches() {

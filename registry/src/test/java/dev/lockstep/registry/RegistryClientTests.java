@@ -281,6 +281,13 @@ class RegistryClientTests {
 	}
 
 	@Test
+	void pingReadsTheGlobalCompatibilityLevel() {
+		assertThat(client().build().ping()).isEqualTo("BACKWARD");
+		this.registry.stop();
+		assertThat(catchRegistry(() -> client().retries(0).build().ping()).statusCode()).isZero();
+	}
+
+	@Test
 	void requestsSpeakTheRegistryMediaType() {
 		client().build().register("orders-value", ORDER);
 		assertThat(this.registry.lastRequestHeader("Content-Type")).isEqualTo("application/vnd.schemaregistry.v1+json");

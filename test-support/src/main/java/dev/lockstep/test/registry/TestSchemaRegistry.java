@@ -297,7 +297,10 @@ public final class TestSchemaRegistry implements AutoCloseable {
 		}
 		String[] parts = rawPath.substring(this.pathPrefix.length()).split("/");
 		// parts[0] is empty: paths start with '/'
-		if (method.equals("GET") && parts.length == 4 && parts[1].equals("schemas") && parts[2].equals("ids")) {
+		if (method.equals("GET") && parts.length == 2 && parts[1].equals("config")) {
+			ok(exchange, this.json.createObjectNode().put("compatibilityLevel", "BACKWARD"));
+		}
+		else if (method.equals("GET") && parts.length == 4 && parts[1].equals("schemas") && parts[2].equals("ids")) {
 			schemaById(exchange, parts[3]);
 		}
 		else if (method.equals("POST") && parts.length == 3 && parts[1].equals("subjects")) {

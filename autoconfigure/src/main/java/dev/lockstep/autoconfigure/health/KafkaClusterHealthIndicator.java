@@ -1,0 +1,98 @@
+package dev.lockstep.autoconfigure.health;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.internals.Topic;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * Kafka health: the cluster answers {@code describeCluster} within a bounded time (node
+ * count and cluster id as details), and the transaction state log has a leader for
+ * every partition, since transactional workers cannot commit without one.
+ */
+public class KafkaClusterHealthIndicator extends AbstractHealthIndicator implements DisposableBean {
+
+	private final Map<String, Object> adminConfig;
+
+	private final Duration timeout;
+
+	private volatile Admin admin;
+
+	/**
+	 * Create the indicator.
+	 * @param adminConfig admin client properties (connection and security)
+	 * @param timeout the longest a check waits for the cluster
+	 */
+	public KafkaClusterHealthIndicator(Map<String, Object> adminConfig, Duration timeout) {
+		super("Kafka health check failed");
+		this.adminConfig = adminConfig;
+		this.timeout = timeout;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) throws Exception {
+		Admin client = admin();
+		int timeoutMs = (int) this.timeout.toMillis();
+		DescribeClusterResult cluster = client.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMs));
+		int nodes = cluster.nodes().get(timeoutMs, TimeUnit.MILLISECONDS).size();
+		builder.withDetail("clusterId", cluster.clusterId().get(timeoutMs, TimeUnit.MILLISECONDS))
+			.withDetail("nodes", nodes);
+		try {
+			TopicDescription log = client
+				.describeTopics(List.of(Topic.TRANSACTION_STATE_TOPIC_NAME), new DescribeTopicsOptions().timeoutMs(timeoutMs))
+				.allTopicNames()
+				.get(timeoutMs, TimeUnit.MILLISECONDS)
+				.get(Topic.TRANSACTION_STATE_TOPIC_NAME);
+			long leaderless = log.partitions().stream().filter((partition) -> partition.leader() == null).count();
+			builder.withDetail("transactionStateLog", (leaderless == 0) ? "usable"
+					: leaderless + " of " + log.partitions().size() + " partitions without a leader");
+			if (leaderless > 0) {
+				builder.down();
+				return;
+			}
+		}
+		catch (ExecutionException ex) {
+			if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
+				throw ex;
+			}
+			builder.withDetail("transactionStateLog", "not created yet (created by the first transaction)");
+		}
+		builder.up();
+	}
+
+	private Admin admin() {
+		Admin current = this.admin;
+		if (current == null) {
+			synchronized (this) {
+				current = this.admin;
+				if (current == null) {
+					current = Admin.create(this.adminConfig);
+					this.admin = current;
+				}
+			}
+		}
+		return current;
+	}
+
+	@Override
+	public void destroy() {
+		Admin current = this.admin;
+		if (current != null) {
+			current.close(Duration.ofSeconds(5));
+		}
+	}
+
+}

@@ -1,0 +1,50 @@
+package dev.lockstep.autoconfigure.metrics;
+
+import java.util.Arrays;
+
+import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
+import dev.lockstep.worker.LockstepWorkers;
+import dev.lockstep.worker.Worker;
+import dev.lockstep.worker.WorkerStatus;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Micrometer metrics of Lockstep's workers, when Micrometer and a meter registry are
+ * present.
+ */
+@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class },
+		before = LockstepWorkersAutoConfiguration.class)
+@ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class })
+@ConditionalOnBean(MeterRegistry.class)
+public final class LockstepMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	MicrometerWorkerListener lockstepWorkerMetrics(MeterRegistry registry) {
+		return new MicrometerWorkerListener(registry);
+	}
+
+	@Bean
+	MeterBinder lockstepWorkerStateMetrics(ObjectProvider<LockstepWorkers> workers) {
+		return (registry) -> workers.ifAvailable((available) -> {
+			for (Worker worker : available.workers()) {
+				Gauge.builder("lockstep.worker.state", worker, (w) -> w.state().status().ordinal())
+					.description("Worker state: " + Arrays.toString(WorkerStatus.values()) + " by ordinal")
+					.tag("worker", worker.settings().name())
+					.register(registry);
+			}
+		});
+	}
+
+}

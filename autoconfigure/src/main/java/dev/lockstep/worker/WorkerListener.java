@@ -1,0 +1,118 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.lockstep.worker.RecoveryPolicy.Recovery;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Hears what a worker's slots do, for metrics and logs; the slot loop does not know who
+ * listens. Called on the slot's thread: implementations must be quick and must not throw.
+ */
+public interface WorkerListener {
+
+	/** A listener that hears nothing. */
+	WorkerListener NONE = new WorkerListener() {
+	};
+
+	/**
+	 * A slot created its consumer.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param consumer the consumer
+	 */
+	default void consumerCreated(String worker, int slot, Consumer<?, ?> consumer) {
+	}
+
+	/**
+	 * A slot is about to close its consumer.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param consumer the consumer
+	 */
+	default void consumerClosing(String worker, int slot, Consumer<?, ?> consumer) {
+	}
+
+	/**
+	 * A slot created a transactional producer (at start or after replacing one).
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param producer the producer
+	 */
+	default void producerCreated(String worker, int slot, Producer<?, ?> producer) {
+	}
+
+	/**
+	 * A slot is about to close a producer.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param producer the producer
+	 */
+	default void producerClosing(String worker, int slot, Producer<?, ?> producer) {
+	}
+
+	/**
+	 * A poll returned, with or without records.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param records how many records it returned
+	 * @param lag the records behind the end of each assigned partition (read_committed)
+	 */
+	default void polled(String worker, int slot, int records, Map<TopicPartition, Long> lag) {
+	}
+
+	/**
+	 * A transaction committed.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param outcome what it committed and how long it took
+	 */
+	default void committed(String worker, int slot, CommitOutcome outcome) {
+	}
+
+	/**
+	 * A transaction was aborted; its input will be replayed.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param records the input records it held
+	 */
+	default void aborted(String worker, int slot, int records) {
+	}
+
+	/**
+	 * A failure was recovered from (or stopped the slot, for FENCED).
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param recovery the recovery applied
+	 */
+	default void recovered(String worker, int slot, Recovery recovery) {
+	}
+
+	/**
+	 * An invalid record held the slot (block policy).
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param record the record's coordinates and the reason
+	 */
+	default void rejected(String worker, int slot, SlotState.BlockedRecord record) {
+	}
+
+	/**
+	 * What one committed transaction held.
+	 *
+	 * @param processed input records processed by the processor
+	 * @param tombstones input tombstones among them
+	 * @param quarantined input records sent to the quarantine topic
+	 * @param outputs records written to output topics
+	 * @param transactionDuration from begin to the end of the commit
+	 * @param commitDuration of sending offsets and committing
+	 */
+	record CommitOutcome(int processed, int tombstones, int quarantined, int outputs, Duration transactionDuration,
+			Duration commitDuration) {
+
+	}
+
+}

@@ -1,0 +1,70 @@
+package dev.lockstep.autoconfigure;
+
+import dev.lockstep.autoconfigure.health.KafkaClusterHealthIndicator;
+import dev.lockstep.autoconfigure.health.LockstepHealthContributorAutoConfiguration;
+import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
+import dev.lockstep.autoconfigure.health.SchemaRegistryHealthIndicator;
+import dev.lockstep.autoconfigure.metrics.LockstepMetricsAutoConfiguration;
+import dev.lockstep.autoconfigure.metrics.MicrometerWorkerListener;
+import dev.lockstep.worker.LockstepWorkers;
+import dev.lockstep.worker.ValueTransformer;
+import dev.lockstep.worker.test.Order;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LockstepObservabilityAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
+				LockstepWorkersAutoConfiguration.class, LockstepMetricsAutoConfiguration.class,
+				LockstepHealthContributorAutoConfiguration.class))
+		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "lockstep.workers.normalizer.source-topics=in",
+				"lockstep.workers.normalizer.destination=out", "lockstep.workers.normalizer.auto-startup=false",
+				"lockstep.workers.normalizer.value.codec=raw-avro",
+				"lockstep.workers.normalizer.value.type=" + Order.class.getName())
+		.withBean("normalizer", ValueTransformer.class, () -> (ValueTransformer<Order, Order>) (order) -> order);
+
+	@Test
+	void workerMetricsNeedAMeterRegistry() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(MicrometerWorkerListener.class));
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context).hasSingleBean(MicrometerWorkerListener.class));
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerWorkerListener.class));
+	}
+
+	@Test
+	void healthIndicatorsAreContributedAndCanBeDisabled() {
+		this.runner.run((context) -> {
+			assertThat(context).hasBean("kafkaHealthIndicator").hasBean("lockstepHealthIndicator")
+				.doesNotHaveBean(SchemaRegistryHealthIndicator.class);
+			assertThat(context.getBean(KafkaClusterHealthIndicator.class)).isNotNull();
+		});
+		this.runner.withPropertyValues("lockstep.registry.url=http://127.0.0.1:8081")
+			.run((context) -> assertThat(context).hasBean("schemaRegistryHealthIndicator"));
+		this.runner.withPropertyValues("management.health.lockstep.enabled=false", "management.health.kafka.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockstepWorkersHealthIndicator.class)
+				.doesNotHaveBean(KafkaClusterHealthIndicator.class));
+	}
+
+	@Test
+	void workerThatHasNotStartedIsUnknownAndAnUnreachableClusterIsDown() {
+		this.runner.run((context) -> {
+			LockstepWorkersHealthIndicator workers = new LockstepWorkersHealthIndicator(
+					context.getBean(LockstepWorkers.class));
+			assertThat(workers.health().getStatus()).isEqualTo(Status.UNKNOWN);
+			assertThat(context.getBean(KafkaClusterHealthIndicator.class).health().getStatus()).isEqualTo(Status.DOWN);
+		});
+	}
+
+}

@@ -1,0 +1,161 @@
+package dev.lockstep.sample;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lockstep.test.kafka.KafkaBrokerProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample running as a service on a random port, against a broker process, read over
+ * HTTP the way a monitoring system reads it: /actuator/health and /actuator/prometheus.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoint.health.show-details=always",
+				"management.endpoints.web.exposure.include=health,prometheus" })
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SampleObservabilityTests {
+
+	private static final KafkaBrokerProcess broker = KafkaBrokerProcess.start();
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	@Qualifier("orders")
+	private KafkaTemplate<String, Order> orders;
+
+	@DynamicPropertySource
+	static void kafka(DynamicPropertyRegistry registry) {
+		registry.add("spring.kafka.bootstrap-servers", broker::bootstrapServers);
+	}
+
+	@AfterAll
+	static void stopBroker() {
+		broker.close();
+	}
+
+	@Test
+	@org.junit.jupiter.api.Order(1)
+	void countersMatchTheRecordsAndLagDrainsToZeroOnATransactionalTopic() {
+		seed(new Order(1L, "paid", 1L), new Order(2L, "Refunded", 2L), null);
+		seed(new Order(3L, "PAID", 3L), null);
+		await().atMost(Duration.ofSeconds(60)).until(() -> metric("lockstep_worker_records_total",
+				"outcome=\"processed\"") == 3 && metric("lockstep_worker_records_total", "outcome=\"tombstone\"") == 2);
+		assertThat(metric("lockstep_worker_records_out_total", "worker=\"normalizer\"")).isEqualTo(5);
+		assertThat(metric("lockstep_worker_transactions_total", "result=\"committed\"")).isPositive();
+		// The input was written in transactions: lag must reach 0, commit markers not counted.
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> metric("lockstep_worker_lag", "topic=\"cookbook-orders\"") == 0);
+		JsonNode health = health();
+		assertThat(health.at("/components/lockstep/status").asText()).isEqualTo("UP");
+		assertThat(health.at("/components/lockstep/details/normalizer/slots/0/transactionalId").asText())
+			.isEqualTo("cookbook-normalizer-0");
+		assertThat(health.at("/components/kafka/status").asText()).isEqualTo("UP");
+		assertThat(health.at("/components/kafka/details/nodes").asInt()).isEqualTo(1);
+		assertThat(health.at("/components/kafka/details/transactionStateLog").asText()).isEqualTo("usable");
+		assertThat(get("/actuator/prometheus")).contains("kafka_consumer_fetch_manager_records_consumed_total",
+				"kafka_producer_record_send_total", "lockstep_worker_transaction_duration_seconds_count",
+				"lockstep_worker_state{worker=\"normalizer\"}");
+	}
+
+	@Test
+	@org.junit.jupiter.api.Order(2)
+	void stoppedBrokerTurnsKafkaHealthDownAndBackUpAfterRestart() {
+		broker.kill();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> health().at("/components/kafka/status").asText().equals("DOWN"));
+		broker.restart();
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> health().at("/components/kafka/status").asText().equals("UP"));
+	}
+
+	@Test
+	@org.junit.jupiter.api.Order(3)
+	void blockedWorkerShowsTheOffendingRecordAndTurnsHealthDown() {
+		long before = (long) metric("lockstep_worker_records_total", "outcome=\"processed\"");
+		seed(new Order(9L, "SHIPPED", 9L));
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> health().at("/components/lockstep/status").asText().equals("DOWN"));
+		JsonNode slot = health().at("/components/lockstep/details/normalizer/slots/0");
+		assertThat(slot.at("/status").asText()).isEqualTo("BLOCKED");
+		assertThat(slot.at("/blockedAt/topic").asText()).isEqualTo("cookbook-orders");
+		assertThat(slot.at("/blockedAt/offset").asLong()).isPositive();
+		assertThat(slot.at("/blockedAt/reason").asText()).contains("invalid order 9 (status SHIPPED");
+		assertThat(metric("lockstep_worker_records_total", "outcome=\"rejected\"")).isPositive();
+		assertThat(metric("lockstep_worker_records_total", "outcome=\"processed\"")).isEqualTo(before);
+	}
+
+	private void seed(Order... values) {
+		this.orders.executeInTransaction((template) -> {
+			for (Order value : values) {
+				template.send("cookbook-orders", (value != null) ? "order-" + value.getId() : "gone", value);
+			}
+			return null;
+		});
+	}
+
+	private double metric(String name, String label) {
+		Matcher matcher = Pattern.compile("(?m)^" + name + "\\{([^}]*)\\} (\\S+)$").matcher(get("/actuator/prometheus"));
+		double sum = 0;
+		boolean found = false;
+		while (matcher.find()) {
+			if (matcher.group(1).contains(label)) {
+				sum += Double.parseDouble(matcher.group(2));
+				found = true;
+			}
+		}
+		return found ? sum : -1;
+	}
+
+	private JsonNode health() {
+		try {
+			return new ObjectMapper().readTree(get("/actuator/health"));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private String get(String path) {
+		try {
+			return this.http
+				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build(),
+						HttpResponse.BodyHandlers.ofString())
+				.body();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
