@@ -19,11 +19,15 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -34,7 +38,8 @@ import org.springframework.kafka.core.ProducerFactory;
  * over Spring Boot's Kafka configuration so that {@code spring.kafka.*} and
  * {@code KafkaConnectionDetails} (Testcontainers, the development broker) apply.
  */
-@AutoConfiguration(after = { KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class })
+@AutoConfiguration(after = { KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
+		ApplicationAvailabilityAutoConfiguration.class })
 @ConditionalOnClass({ Worker.class, ConsumerFactory.class })
 @EnableConfigurationProperties(LockstepProperties.class)
 public final class LockstepWorkersAutoConfiguration {
@@ -79,6 +84,14 @@ public final class LockstepWorkersAutoConfiguration {
 			.map(Map.Entry::getKey)
 			.collect(Collectors.toSet());
 		return new LockstepWorkers(workers, autoStartup);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(ApplicationAvailability.class)
+	WorkerAvailability lockstepWorkerAvailability(LockstepWorkers workers, ApplicationAvailability availability,
+			ApplicationEventPublisher publisher) {
+		return new WorkerAvailability(workers, availability, publisher);
 	}
 
 	@SuppressWarnings("unchecked")

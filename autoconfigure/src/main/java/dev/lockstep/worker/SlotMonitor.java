@@ -37,6 +37,10 @@ final class SlotMonitor {
 
 	private volatile Map<String, Long> lag = Map.of();
 
+	private volatile Map<String, Long> committedOffsets = Map.of();
+
+	private volatile Instant openTransactionSince;
+
 	SlotMonitor(int slot, String transactionalId, Clock clock) {
 		this.slot = slot;
 		this.transactionalId = transactionalId;
@@ -67,9 +71,25 @@ final class SlotMonitor {
 	}
 
 	void lag(Map<TopicPartition, Long> lag) {
+		this.lag = byName(lag);
+	}
+
+	void committedOffsets(Map<TopicPartition, Long> offsets) {
+		this.committedOffsets = byName(offsets);
+	}
+
+	void transactionOpen(boolean open) {
+		this.openTransactionSince = open ? this.clock.instant() : null;
+	}
+
+	private static Map<String, Long> byName(Map<TopicPartition, Long> values) {
 		Map<String, Long> byName = new TreeMap<>();
-		lag.forEach((partition, behind) -> byName.put(partition.toString(), behind));
-		this.lag = Collections.unmodifiableMap(byName);
+		values.forEach((partition, value) -> byName.put(partition.toString(), value));
+		return Collections.unmodifiableMap(byName);
+	}
+
+	SlotState.BlockedRecord blockedAt() {
+		return this.blockedAt;
 	}
 
 	long committedRecords() {
@@ -92,7 +112,7 @@ final class SlotMonitor {
 			errors = List.copyOf(this.recentErrors);
 		}
 		return new SlotState(this.slot, this.transactionalId, this.status, this.blockedAt, this.lastCommit,
-				this.committedRecords, this.lag, errors);
+				this.committedRecords, this.committedOffsets, this.openTransactionSince, this.lag, errors);
 	}
 
 }

@@ -13,12 +13,16 @@ import java.util.Map;
  * @param blockedAt the record the slot is held at when BLOCKED, otherwise {@code null}
  * @param lastCommit when the slot last committed a transaction, or {@code null}
  * @param committedRecords how many input records the slot has committed
+ * @param committedOffsets the committed input offset of each assigned partition
+ * ({@code topic-partition}): the slot's assignment
+ * @param openTransactionSince when the open transaction began, or {@code null} when none is open
  * @param lag records behind the end of each assigned partition ({@code topic-partition}),
  * as of the last poll that returned records
  * @param recentErrors the most recent errors, oldest first (at most 64)
  */
 public record SlotState(int slot, String transactionalId, WorkerStatus status, BlockedRecord blockedAt,
-		Instant lastCommit, long committedRecords, Map<String, Long> lag, List<String> recentErrors) {
+		Instant lastCommit, long committedRecords, Map<String, Long> committedOffsets, Instant openTransactionSince,
+		Map<String, Long> lag, List<String> recentErrors) {
 
 	/**
 	 * The coordinates of a record a slot is blocked at, and why.

@@ -120,6 +120,49 @@ public final class Worker {
 	}
 
 	/**
+	 * Pause every slot: each commits its open transaction and stops fetching, staying in
+	 * its group. State PAUSED until {@link #resume()}.
+	 */
+	public void pause() {
+		this.slots.forEach((slot) -> slot.requestPause(true));
+		logger.info(() -> "Worker " + this.settings.name() + " pause requested");
+	}
+
+	/**
+	 * Resume every paused slot.
+	 */
+	public void resume() {
+		this.slots.forEach((slot) -> slot.requestPause(false));
+		logger.info(() -> "Worker " + this.settings.name() + " resume requested");
+	}
+
+	/**
+	 * Skip, on purpose, the record each BLOCKED slot is held at: it is written to the
+	 * quarantine topic when one is configured, and its offset is committed inside a
+	 * transaction. Slots that are not blocked are left alone.
+	 * @return the records that will be skipped
+	 */
+	public List<SlotState.BlockedRecord> skipBlockedRecords() {
+		List<SlotState.BlockedRecord> skipped = new ArrayList<>();
+		for (WorkerSlot slot : this.slots) {
+			SlotState.BlockedRecord record = slot.requestSkip();
+			if (record != null) {
+				skipped.add(record);
+			}
+		}
+		logger.warn(() -> "Worker " + this.settings.name() + ": operator asked to skip " + skipped);
+		return skipped;
+	}
+
+	/**
+	 * Return whether {@link #start()} was called.
+	 * @return whether the worker was started
+	 */
+	public synchronized boolean isStarted() {
+		return this.started;
+	}
+
+	/**
 	 * Return whether any slot thread is still running.
 	 * @return whether the worker is running
 	 */

@@ -73,6 +73,13 @@ final class WorkerSlot implements Runnable {
 
 	private volatile boolean stopRequested;
 
+	private volatile boolean pauseRequested;
+
+	// The blocked record an operator asked to skip; only that exact record is skipped.
+	private volatile BlockedRecord skipRequested;
+
+	private boolean paused;
+
 	private Consumer<byte[], byte[]> consumer;
 
 	private Producer<byte[], byte[]> producer;
@@ -97,6 +104,20 @@ final class WorkerSlot implements Runnable {
 		this.valueDeserializer = (Deserializer<Object>) settings.codecs().valueDeserializer();
 		this.keySerializer = (Serializer<Object>) settings.codecs().keySerializer();
 		this.valueSerializer = (Serializer<Object>) settings.codecs().valueSerializer();
+	}
+
+	void requestPause(boolean pause) {
+		this.pauseRequested = pause;
+	}
+
+	/**
+	 * Ask the slot to skip the record it is blocked at, if it is still blocked at it.
+	 * @return the record that will be skipped, or {@code null} when the slot is not blocked
+	 */
+	BlockedRecord requestSkip() {
+		BlockedRecord blocked = (this.monitor.status() == WorkerStatus.BLOCKED) ? this.monitor.blockedAt() : null;
+		this.skipRequested = blocked;
+		return blocked;
 	}
 
 	void requestStop() {
@@ -150,6 +171,7 @@ final class WorkerSlot implements Runnable {
 	}
 
 	private void pollOnce() throws Exception {
+		applyPause();
 		ConsumerRecords<byte[], byte[]> records = this.consumer.poll(this.settings.pollTimeout());
 		if (records.isEmpty()) {
 			checkIdle();
@@ -170,6 +192,7 @@ final class WorkerSlot implements Runnable {
 			if (this.transaction == null) {
 				this.producer.beginTransaction();
 				this.transaction = new OpenTransaction();
+				this.monitor.transactionOpen(true);
 			}
 			if (!process(record)) {
 				break;
@@ -183,6 +206,24 @@ final class WorkerSlot implements Runnable {
 		if (this.transaction != null
 				&& (this.stopRequested || this.transaction.isDue(this.settings.transaction()))) {
 			commit();
+		}
+	}
+
+	private void applyPause() throws Exception {
+		if (this.pauseRequested && !this.paused) {
+			if (this.transaction != null) {
+				commit();
+			}
+			this.consumer.pause(this.consumer.assignment());
+			this.paused = true;
+			this.monitor.status(WorkerStatus.PAUSED);
+			logger.info(() -> "Worker " + this.settings.name() + " slot " + this.index + " paused");
+		}
+		else if (!this.pauseRequested && this.paused) {
+			this.consumer.resume(this.consumer.paused());
+			this.paused = false;
+			this.monitor.status(WorkerStatus.RUNNING);
+			logger.info(() -> "Worker " + this.settings.name() + " slot " + this.index + " resumed");
 		}
 	}
 
@@ -224,6 +265,11 @@ final class WorkerSlot implements Runnable {
 
 	private boolean invalid(ConsumerRecord<byte[], byte[]> raw, RuntimeException reason) throws Exception {
 		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
+		BlockedRecord skip = this.skipRequested;
+		if (skip != null && skip.topic().equals(raw.topic()) && skip.partition() == raw.partition()
+				&& skip.offset() == raw.offset()) {
+			return skip(raw, reason, where);
+		}
 		if (this.settings.invalidInput().mode() == Mode.QUARANTINE) {
 			this.transaction.sent(this.producer.send(quarantined(raw, reason)));
 			this.transaction.quarantined(raw);
@@ -253,6 +299,27 @@ final class WorkerSlot implements Runnable {
 		return false;
 	}
 
+	/**
+	 * Move past a blocked record on an operator's request, inside the transaction: to the
+	 * quarantine topic when there is one, otherwise only its offset moves.
+	 */
+	private boolean skip(ConsumerRecord<byte[], byte[]> raw, RuntimeException reason, String where) {
+		this.skipRequested = null;
+		String quarantineTopic = this.settings.invalidInput().quarantineTopic();
+		if (quarantineTopic != null && !quarantineTopic.isBlank()) {
+			ProducerRecord<byte[], byte[]> record = quarantined(raw, reason);
+			header((RecordHeaders) record.headers(), "skipped", "operator");
+			this.transaction.sent(this.producer.send(record));
+		}
+		this.transaction.quarantined(raw);
+		this.monitor.status(WorkerStatus.RUNNING);
+		this.monitor.error("Skipped " + where + " on operator request: " + reason.getMessage());
+		logger.warn(() -> "Worker " + this.settings.name() + " skipped " + where + " on operator request"
+				+ ((quarantineTopic != null) ? " (written to " + quarantineTopic + ")" : "") + ": "
+				+ reason.getMessage());
+		return true;
+	}
+
 	private ProducerRecord<byte[], byte[]> quarantined(ConsumerRecord<byte[], byte[]> raw, RuntimeException reason) {
 		RecordHeaders headers = new RecordHeaders(raw.headers().toArray());
 		header(headers, "topic", raw.topic());
@@ -280,6 +347,8 @@ final class WorkerSlot implements Runnable {
 		// A timed-out commit is retried as the same call, never replaced by a new transaction.
 		retrying("commit", this.producer::commitTransaction);
 		committing.offsets().forEach((partition, offset) -> this.committedPositions.put(partition, offset.offset()));
+		this.monitor.committedOffsets(this.committedPositions);
+		this.monitor.transactionOpen(false);
 		this.transaction = null;
 		this.consecutiveFailures = 0;
 		this.monitor.committed(committing.records());
@@ -365,6 +434,7 @@ final class WorkerSlot implements Runnable {
 			}
 			this.listener.aborted(this.settings.name(), this.index, this.transaction.records());
 		}
+		this.monitor.transactionOpen(false);
 		this.transaction = null;
 	}
 
@@ -517,6 +587,7 @@ final class WorkerSlot implements Runnable {
 				}
 			}
 			partitions.forEach(WorkerSlot.this.committedPositions::remove);
+			WorkerSlot.this.monitor.committedOffsets(WorkerSlot.this.committedPositions);
 		}
 
 		@Override
@@ -529,6 +600,10 @@ final class WorkerSlot implements Runnable {
 		public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
 			for (TopicPartition partition : partitions) {
 				WorkerSlot.this.committedPositions.put(partition, WorkerSlot.this.consumer.position(partition));
+			}
+			WorkerSlot.this.monitor.committedOffsets(WorkerSlot.this.committedPositions);
+			if (WorkerSlot.this.paused) {
+				WorkerSlot.this.consumer.pause(partitions);
 			}
 		}
 

@@ -11,6 +11,9 @@ public enum WorkerStatus {
 	/** Processing and committing. */
 	RUNNING,
 
+	/** Paused by an operator: the consumer stays in its group but fetches nothing. */
+	PAUSED,
+
 	/** Held at a record that cannot be processed, retrying it; nothing is committed past it. */
 	BLOCKED,
 

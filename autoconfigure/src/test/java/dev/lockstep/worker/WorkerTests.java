@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lockstep.autoconfigure.metrics.MicrometerWorkerListener;
 import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.registry.kafka.RawAvroDeserializer;
 import dev.lockstep.registry.kafka.RawAvroSerializer;
@@ -22,6 +23,7 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import dev.lockstep.worker.test.Order;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -175,14 +177,22 @@ class WorkerTests {
 			}
 			return normalize(order);
 		});
-		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5))),
-				flaky);
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		Worker worker = new Worker(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5))),
+				flaky, new DefaultRecoveryPolicy(), new MicrometerWorkerListener(meters));
+		this.workers.add(worker);
+		worker.start();
 
 		await().until(() -> worker.state().committedRecords() == 20);
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, 20);
 		assertThat(out).extracting(WorkerTests::key).doesNotHaveDuplicates().hasSize(20);
 		assertThat(worker.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("ABORT"));
 		assertThat(calls.get()).isGreaterThan(20);
+		// Metrics count what was committed, not what was attempted.
+		assertThat(meters.get("lockstep.worker.transactions").tag("result", "aborted").counter().count()).isEqualTo(2);
+		assertThat(meters.get("lockstep.worker.records").tag("outcome", "processed").counter().count()).isEqualTo(20);
+		assertThat(meters.get("lockstep.worker.records.out").counter().count()).isEqualTo(20);
+		assertThat(meters.get("lockstep.worker.recoveries").tag("recovery", "abort").counter().count()).isEqualTo(2);
 	}
 
 	@Test

@@ -12,6 +12,10 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
+import dev.lockstep.worker.LockstepWorkers;
+import dev.lockstep.worker.RecordProcessor;
+import dev.lockstep.worker.Worker;
+import dev.lockstep.worker.WorkerSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
@@ -34,8 +38,9 @@ import static org.awaitility.Awaitility.await;
  * HTTP the way a monitoring system reads it: /actuator/health and /actuator/prometheus.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoint.health.show-details=always",
-				"management.endpoints.web.exposure.include=health,prometheus" })
+		properties = { "management.endpoint.health.show-details=always", "management.endpoint.health.probes.enabled=true",
+				"management.endpoints.web.exposure.include=health,prometheus,lockstep",
+				"management.endpoint.lockstep.access=unrestricted" })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SampleObservabilityTests {
 
@@ -49,6 +54,9 @@ class SampleObservabilityTests {
 	@Autowired
 	@Qualifier("orders")
 	private KafkaTemplate<String, Order> orders;
+
+	@Autowired
+	private LockstepWorkers workers;
 
 	@DynamicPropertySource
 	static void kafka(DynamicPropertyRegistry registry) {
@@ -97,6 +105,31 @@ class SampleObservabilityTests {
 
 	@Test
 	@org.junit.jupiter.api.Order(3)
+	void probesEndpointAndPauseResumeReflectTheWorker() {
+		await().atMost(Duration.ofSeconds(30)).until(() -> json("/actuator/health/readiness").at("/status").asText()
+			.equals("UP"));
+		assertThat(json("/actuator/health/liveness").at("/status").asText()).isEqualTo("UP");
+		JsonNode endpoint = json("/actuator/lockstep");
+		JsonNode slot = endpoint.at("/normalizer/slots/0");
+		assertThat(slot.at("/committedOffsets/cookbook-orders-0").asLong()).isPositive();
+		assertThat(slot.at("/lag/cookbook-orders-0").asLong()).isZero();
+		assertThat(slot.has("recentErrors")).isTrue();
+		assertThat(json("/actuator/lockstep/normalizer").at("/status").asText()).isEqualTo("RUNNING");
+
+		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"pause\"}")).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> json("/actuator/lockstep/normalizer").at("/status").asText().equals("PAUSED"));
+		seed(new Order(10L, "paid", 10L));
+		long processed = (long) metric("lockstep_worker_records_total", "outcome=\"processed\"");
+		assertThat(json("/actuator/lockstep/normalizer").at("/status").asText()).isEqualTo("PAUSED");
+		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"resume\"}")).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> metric("lockstep_worker_records_total", "outcome=\"processed\"") == processed + 1);
+		assertThat(json("/actuator/lockstep/normalizer").at("/status").asText()).isEqualTo("RUNNING");
+	}
+
+	@Test
+	@org.junit.jupiter.api.Order(4)
 	void blockedWorkerShowsTheOffendingRecordAndTurnsHealthDown() {
 		long before = (long) metric("lockstep_worker_records_total", "outcome=\"processed\"");
 		seed(new Order(9L, "SHIPPED", 9L));
@@ -109,6 +142,42 @@ class SampleObservabilityTests {
 		assertThat(slot.at("/blockedAt/reason").asText()).contains("invalid order 9 (status SHIPPED");
 		assertThat(metric("lockstep_worker_records_total", "outcome=\"rejected\"")).isPositive();
 		assertThat(metric("lockstep_worker_records_total", "outcome=\"processed\"")).isEqualTo(before);
+		long blockedOffset = slot.at("/blockedAt/offset").asLong();
+
+		// The documented operator action: skip the record on purpose; its offset moves in a transaction.
+		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"skip\"}")).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> health().at("/components/lockstep/status").asText().equals("UP"));
+		await().atMost(Duration.ofSeconds(30)).until(() -> json("/actuator/lockstep/normalizer")
+			.at("/slots/0/committedOffsets/cookbook-orders-0")
+			.asLong() > blockedOffset);
+		seed(new Order(11L, "paid", 11L));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> metric("lockstep_worker_records_total", "outcome=\"processed\"") == before + 1);
+	}
+
+	@Test
+	@org.junit.jupiter.api.Order(5)
+	void fencedWorkerShowsFencedAndBreaksLiveness() {
+		WorkerSettings settings = this.workers.worker("normalizer").settings();
+		// A second instance with the same transactional id (in its own group, so that both
+		// keep consuming): the running one is fenced at its next transaction.
+		Worker zombie = new Worker(new WorkerSettings(settings.name(), settings.sourceTopics(), settings.destination(),
+				"zombies", settings.transactionalId(), settings.consumerProperties(), settings.producerProperties(),
+				settings.codecs(), 1, settings.pollTimeout(), settings.transaction(), settings.invalidInput(),
+				settings.backoff(), settings.bounds(), settings.shutdownTimeout()), RecordProcessor.of(new OrderNormalizer()));
+		zombie.start();
+		try {
+			seed(new Order(12L, "paid", 12L));
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> json("/actuator/lockstep/normalizer").at("/status").asText().equals("FENCED"));
+			assertThat(health().at("/components/lockstep/status").asText()).isEqualTo("DOWN");
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> json("/actuator/health/liveness").at("/status").asText().equals("DOWN"));
+		}
+		finally {
+			zombie.stop();
+		}
 	}
 
 	private void seed(Order... values) {
@@ -134,10 +203,32 @@ class SampleObservabilityTests {
 	}
 
 	private JsonNode health() {
+		return json("/actuator/health");
+	}
+
+	private JsonNode json(String path) {
 		try {
-			return new ObjectMapper().readTree(get("/actuator/health"));
+			return new ObjectMapper().readTree(get(path));
 		}
 		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private int post(String path, String body) {
+		try {
+			return this.http
+				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+					.header("Content-Type", "application/json")
+					.POST(HttpRequest.BodyPublishers.ofString(body))
+					.build(), HttpResponse.BodyHandlers.ofString())
+				.statusCode();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
 	}

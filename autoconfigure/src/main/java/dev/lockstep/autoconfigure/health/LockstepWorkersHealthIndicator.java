@@ -14,7 +14,8 @@ import org.springframework.boot.health.contributor.Status;
 
 /**
  * Worker health ({@code lockstep}): UP when every worker is RUNNING; DOWN when any is
- * BLOCKED, FENCED or FAILED; UNKNOWN while one starts; OUT_OF_SERVICE when all stopped.
+ * BLOCKED, FENCED or FAILED; UNKNOWN while one starts; OUT_OF_SERVICE when one is
+ * paused by an operator or all stopped.
  * Details give each worker's slots: status, blocked record, last commit, committed
  * records, lag and recent errors.
  */
@@ -51,7 +52,7 @@ public class LockstepWorkersHealthIndicator extends AbstractHealthIndicator {
 		return switch (state.status()) {
 			case RUNNING -> Status.UP;
 			case STARTING -> Status.UNKNOWN;
-			case STOPPED -> Status.OUT_OF_SERVICE;
+			case STOPPED, PAUSED -> Status.OUT_OF_SERVICE;
 			case BLOCKED, FENCED, FAILED -> Status.DOWN;
 		};
 	}
