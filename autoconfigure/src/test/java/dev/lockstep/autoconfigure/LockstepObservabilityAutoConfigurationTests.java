@@ -8,6 +8,7 @@ import dev.lockstep.autoconfigure.metrics.LockstepMetricsAutoConfiguration;
 import dev.lockstep.autoconfigure.metrics.MicrometerWorkerListener;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
+import dev.lockstep.worker.WorkerStatus;
 import dev.lockstep.worker.test.Order;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -20,6 +21,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class LockstepObservabilityAutoConfigurationTests {
 
@@ -55,6 +57,21 @@ class LockstepObservabilityAutoConfigurationTests {
 		this.runner.withPropertyValues("management.health.lockstep.enabled=false", "management.health.kafka.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LockstepWorkersHealthIndicator.class)
 				.doesNotHaveBean(KafkaClusterHealthIndicator.class));
+	}
+
+	@Test
+	void workerWhoseProducerCannotInitialiseIsNeverUp() {
+		this.runner
+			.withPropertyValues("lockstep.workers.normalizer.auto-startup=true",
+					"lockstep.workers.normalizer.producer.max.block.ms=500",
+					"lockstep.workers.normalizer.shutdown-timeout=2s")
+			.run((context) -> {
+				LockstepWorkers workers = context.getBean(LockstepWorkers.class);
+				await().until(() -> !workers.worker("normalizer").state().slots().get(0).recentErrors().isEmpty());
+				assertThat(workers.worker("normalizer").state().status()).isEqualTo(WorkerStatus.STARTING);
+				assertThat(context.getBean(LockstepWorkersHealthIndicator.class).health().getStatus())
+					.isEqualTo(Status.UNKNOWN);
+			});
 	}
 
 	@Test
