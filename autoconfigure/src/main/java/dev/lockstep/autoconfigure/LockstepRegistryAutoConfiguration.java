@@ -4,6 +4,7 @@ import java.nio.file.Path;
 
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistryListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -26,7 +27,7 @@ public final class LockstepRegistryAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnRegistryUrlCondition.class)
-	RegistryClient lockstepRegistryClient(LockstepProperties properties) {
+	RegistryClient lockstepRegistryClient(LockstepProperties properties, ObjectProvider<RegistryListener> listeners) {
 		LockstepProperties.Registry registry = properties.getRegistry();
 		new TransportSecurity(properties.getSecurity().isRequireEncryption()).checkRegistry(registry.getUrl());
 		RegistryClient.Builder builder = RegistryClient.builder(registry.getUrl());
@@ -38,6 +39,7 @@ public final class LockstepRegistryAutoConfiguration {
 		map.from(registry::getMaxResponseSize).as((size) -> (int) size.toBytes()).to(builder::maxResponseBytes);
 		map.from(registry::getCacheCapacity).to(builder::cacheCapacity);
 		map.from(registry::getRetries).to(builder::retries);
+		listeners.ifUnique(builder::listener);
 		return builder.build();
 	}
 

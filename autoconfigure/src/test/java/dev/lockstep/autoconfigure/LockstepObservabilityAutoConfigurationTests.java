@@ -6,6 +6,8 @@ import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
 import dev.lockstep.autoconfigure.health.SchemaRegistryHealthIndicator;
 import dev.lockstep.autoconfigure.metrics.LockstepMetricsAutoConfiguration;
 import dev.lockstep.autoconfigure.metrics.MicrometerWorkerListener;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistryException;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.WorkerStatus;
@@ -43,6 +45,27 @@ class LockstepObservabilityAutoConfigurationTests {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerWorkerListener.class));
+	}
+
+	@Test
+	void registryClientReportsToMicrometer() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("lockstep.registry.url=http://127.0.0.1:1", "lockstep.registry.retries=0",
+					"lockstep.registry.timeout=1s")
+			.run((context) -> {
+				RegistryClient client = context.getBean(RegistryClient.class);
+				try {
+					client.schemaById(1);
+				}
+				catch (RegistryException ex) {
+					// Nothing listens on port 1: a transport error, counted below.
+				}
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("lockstep.registry.requests").tag("operation", "schema-by-id")
+					.tag("outcome", "transport-error").timer().count()).isEqualTo(1);
+				assertThat(meters.get("lockstep.registry.cache").tag("cache", "schemas").tag("result", "miss")
+					.counter().count()).isEqualTo(1);
+			});
 	}
 
 	@Test

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
@@ -56,8 +57,11 @@ public final class RegistryClient {
 
 	private final ConcurrentMap<Object, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
 
-	private RegistryClient(RegistryHttp http, int cacheCapacity) {
+	private final RegistryListener listener;
+
+	private RegistryClient(RegistryHttp http, int cacheCapacity, RegistryListener listener) {
 		this.http = http;
+		this.listener = listener;
 		this.schemasById = new BoundedCache<>(cacheCapacity);
 		this.idsBySchema = new BoundedCache<>(cacheCapacity);
 	}
@@ -91,11 +95,13 @@ public final class RegistryClient {
 	public long lookup(String subject, Schema schema) {
 		SubjectSchema key = new SubjectSchema(subject, schema.toString());
 		Long cached = this.idsBySchema.get(key);
+		this.listener.cacheAccess("ids", cached != null);
 		if (cached != null) {
 			return cached;
 		}
 		return coalesced(key, () -> {
-			long id = schemaId(this.http.send("POST", "/subjects/" + encode(subject), schemaBody(schema)), 200);
+			long id = request("lookup", "POST", "/subjects/" + encode(subject), schemaBody(schema),
+					RegistryClient::schemaId);
 			this.idsBySchema.put(key, id);
 			return id;
 		});
@@ -109,7 +115,8 @@ public final class RegistryClient {
 	 * @return the schema's id
 	 */
 	public long register(String subject, Schema schema) {
-		return schemaId(this.http.send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)), 200);
+		return request("register", "POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema),
+				RegistryClient::schemaId);
 	}
 
 	/**
@@ -120,13 +127,15 @@ public final class RegistryClient {
 	public Schema schemaById(long id) {
 		WireFormat.checkSchemaId(id);
 		Schema cached = this.schemasById.get(id);
+		this.listener.cacheAccess("schemas", cached != null);
 		if (cached != null) {
 			return cached;
 		}
 		return coalesced(id, () -> {
-			JsonNode response = this.http.send("GET", "/schemas/ids/" + id, null);
-			checkAvro(response);
-			Schema schema = parseSchema(textField(response, "schema", 200), 200);
+			Schema schema = request("schema-by-id", "GET", "/schemas/ids/" + id, null, (response) -> {
+				checkAvro(response);
+				return parseSchema(textField(response, "schema"));
+			});
 			this.schemasById.put(id, schema);
 			return schema;
 		});
@@ -160,12 +169,7 @@ public final class RegistryClient {
 	 * @return the registry's global compatibility level
 	 */
 	public String ping() {
-		JsonNode response = this.http.send("GET", "/config", null);
-		JsonNode level = response.isObject() ? response.get("compatibilityLevel") : null;
-		if (level == null || !level.isTextual()) {
-			throw invalid("compatibilityLevel", response);
-		}
-		return level.textValue();
+		return request("ping", "GET", "/config", null, (response) -> textField(response, "compatibilityLevel"));
 	}
 
 	/**
@@ -177,14 +181,37 @@ public final class RegistryClient {
 	}
 
 	private SchemaVersion fetchVersion(String subject, String version) {
-		JsonNode response = this.http.send("GET", "/subjects/" + encode(subject) + "/versions/" + version, null);
-		checkAvro(response);
-		JsonNode number = response.get("version");
-		if (number == null || !number.canConvertToInt() || !number.isIntegralNumber() || number.intValue() < 1) {
-			throw invalid("version", response);
+		return request(version.equals("latest") ? "latest-version" : "version", "GET",
+				"/subjects/" + encode(subject) + "/versions/" + version, null, (response) -> {
+					checkAvro(response);
+					JsonNode number = response.get("version");
+					if (number == null || !number.isIntegralNumber() || !number.canConvertToInt()
+							|| number.intValue() < 1) {
+						throw invalid("version", response);
+					}
+					return new SchemaVersion(textField(response, "subject"), number.intValue(), schemaId(response),
+							parseSchema(textField(response, "schema")));
+				});
+	}
+
+	/**
+	 * Send one operation and read its response, telling the listener how it went.
+	 */
+	private <T> T request(String operation, String method, String path, JsonNode body, Function<JsonNode, T> read) {
+		long started = System.nanoTime();
+		String outcome = "success";
+		try {
+			return read.apply(this.http.send(method, path, body));
 		}
-		return new SchemaVersion(textField(response, "subject", 200), number.intValue(), schemaId(response, 200),
-				parseSchema(textField(response, "schema", 200), 200));
+		catch (RegistryException ex) {
+			outcome = (ex.statusCode() == 0) ? "transport-error"
+					: (ex.statusCode() >= 500) ? "server-error"
+							: (ex.statusCode() >= 300) ? "client-error" : "invalid-response";
+			throw ex;
+		}
+		finally {
+			this.listener.request(operation, outcome, Duration.ofNanos(System.nanoTime() - started));
+		}
 	}
 
 	@SuppressWarnings("unchecked")
@@ -234,7 +261,7 @@ public final class RegistryClient {
 		}
 	}
 
-	private static long schemaId(JsonNode response, int status) {
+	private static long schemaId(JsonNode response) {
 		JsonNode id = (response.isObject()) ? response.get("id") : null;
 		if (id == null || !id.isIntegralNumber() || !id.canConvertToLong() || id.longValue() < 0
 				|| id.longValue() > WireFormat.MAX_SCHEMA_ID) {
@@ -243,7 +270,7 @@ public final class RegistryClient {
 		return id.longValue();
 	}
 
-	private static String textField(JsonNode response, String field, int status) {
+	private static String textField(JsonNode response, String field) {
 		JsonNode value = (response.isObject()) ? response.get(field) : null;
 		if (value == null || !value.isTextual()) {
 			throw invalid(field, response);
@@ -251,7 +278,8 @@ public final class RegistryClient {
 		return value.textValue();
 	}
 
-	private static Schema parseSchema(String text, int status) {
+	private static Schema parseSchema(String text) {
+		int status = 200;
 		if (text.length() > MAX_SCHEMA_BYTES
 				|| text.getBytes(StandardCharsets.UTF_8).length > MAX_SCHEMA_BYTES) {
 			throw new RegistryException("Registry returned a schema over " + MAX_SCHEMA_BYTES + " bytes", status, 0,
@@ -326,6 +354,8 @@ public final class RegistryClient {
 		private Duration initialBackoff = Duration.ofMillis(100);
 
 		private Duration maxBackoff = Duration.ofSeconds(2);
+
+		private RegistryListener listener = RegistryListener.NONE;
 
 		private Builder(List<String> baseUrls) {
 			this.baseUrls = baseUrls;
@@ -428,6 +458,16 @@ public final class RegistryClient {
 		}
 
 		/**
+		 * Hear the client's requests and cache accesses, for metrics.
+		 * @param listener the listener
+		 * @return this builder
+		 */
+		public Builder listener(RegistryListener listener) {
+			this.listener = listener;
+			return this;
+		}
+
+		/**
 		 * Build the client.
 		 * @return the client
 		 * @throws IllegalArgumentException when an option is out of range or a URL is refused
@@ -449,7 +489,7 @@ public final class RegistryClient {
 					"a CA certificate file and a trust store are exclusive");
 			RegistryHttp http = new RegistryHttp(urls, sslContext(), authorization(), this.timeout,
 					this.maxResponseBytes, this.retries, this.initialBackoff, this.maxBackoff, JSON);
-			return new RegistryClient(http, this.cacheCapacity);
+			return new RegistryClient(http, this.cacheCapacity, this.listener);
 		}
 
 		private String authorization() {

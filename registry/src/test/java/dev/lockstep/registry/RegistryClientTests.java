@@ -281,6 +281,37 @@ class RegistryClientTests {
 	}
 
 	@Test
+	void listenerHearsRequestsByOutcomeAndCacheAccesses() {
+		long id = this.registry.register("orders-value", ORDER);
+		List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+		RegistryClient client = client().retries(0).listener(new RegistryListener() {
+
+			@Override
+			public void request(String operation, String outcome, Duration duration) {
+				heard.add(operation + ":" + outcome);
+			}
+
+			@Override
+			public void cacheAccess(String cache, boolean hit) {
+				heard.add(cache + ":" + (hit ? "hit" : "miss"));
+			}
+
+		}).build();
+		client.schemaById(id);
+		client.schemaById(id);
+		catchRegistry(() -> client.lookup("missing-value", ORDER));
+		this.registry.failNext(1, 503, 50003);
+		catchRegistry(() -> client.register("orders-value", ORDER));
+		this.registry.respondNext(1, 200, Map.of(), "[]".getBytes(StandardCharsets.UTF_8));
+		catchRegistry(() -> client.ping());
+		this.registry.stop();
+		catchRegistry(() -> client.latestVersion("orders-value"));
+		assertThat(heard).containsExactly("schemas:miss", "schema-by-id:success", "schemas:hit", "ids:miss",
+				"lookup:client-error", "register:server-error", "ping:invalid-response",
+				"latest-version:transport-error");
+	}
+
+	@Test
 	void pingReadsTheGlobalCompatibilityLevel() {
 		assertThat(client().build().ping()).isEqualTo("BACKWARD");
 		this.registry.stop();

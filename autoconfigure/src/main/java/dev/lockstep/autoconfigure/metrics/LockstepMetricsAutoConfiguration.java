@@ -2,6 +2,7 @@ package dev.lockstep.autoconfigure.metrics;
 
 import java.util.Arrays;
 
+import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.Worker;
@@ -20,11 +21,11 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.context.annotation.Bean;
 
 /**
- * Micrometer metrics of Lockstep's workers, when Micrometer and a meter registry are
- * present.
+ * Micrometer metrics of Lockstep's workers and schema registry client, when Micrometer
+ * and a meter registry are present.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class },
-		before = LockstepWorkersAutoConfiguration.class)
+		before = { LockstepWorkersAutoConfiguration.class, LockstepRegistryAutoConfiguration.class })
 @ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class })
 @ConditionalOnBean(MeterRegistry.class)
 public final class LockstepMetricsAutoConfiguration {
@@ -33,6 +34,12 @@ public final class LockstepMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	MicrometerWorkerListener lockstepWorkerMetrics(MeterRegistry registry) {
 		return new MicrometerWorkerListener(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MicrometerRegistryListener lockstepRegistryMetrics(MeterRegistry registry) {
+		return new MicrometerRegistryListener(registry);
 	}
 
 	@Bean
