@@ -163,11 +163,7 @@ class WorkerTests {
 	@Test
 	void processorFailureAbortsAndReplaysWithoutDuplicates() {
 		kafka.createTopics(1, this.input, this.output);
-		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
-		for (int i = 1; i <= 20; i++) {
-			orders.add(order("order-" + i, i, "paid", i));
-		}
-		kafka.produce(orders);
+		kafka.produce(paidOrders(20));
 		AtomicInteger calls = new AtomicInteger();
 		RecordProcessor<String, Order> flaky = RecordProcessor.of((Order order) -> {
 			// Fails on the 15th call and the 16th: mid-transaction, after sends were made.
@@ -198,11 +194,7 @@ class WorkerTests {
 	@Test
 	void replacedProducerContinuesWithExactOutput() {
 		kafka.createTopics(1, this.input, this.output);
-		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
-		for (int i = 1; i <= 20; i++) {
-			orders.add(order("order-" + i, i, "paid", i));
-		}
-		kafka.produce(orders);
+		kafka.produce(paidOrders(20));
 		AtomicInteger calls = new AtomicInteger();
 		RecordProcessor<String, Order> failingOnce = RecordProcessor.of((Order order) -> {
 			if (calls.incrementAndGet() == 10) {
@@ -227,11 +219,7 @@ class WorkerTests {
 	@Test
 	void transactionSpansSeveralPollsUpToItsMaxRecords() {
 		kafka.createTopics(1, this.input, this.output);
-		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
-		for (int i = 1; i <= 30; i++) {
-			orders.add(order("order-" + i, i, "paid", i));
-		}
-		kafka.produce(orders);
+		kafka.produce(paidOrders(30));
 		Map<String, Object> onePerPoll = Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
 		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(10, Duration.ofSeconds(30)),
 				onePerPoll), RecordProcessor.of(WorkerTests::normalize));
@@ -290,11 +278,7 @@ class WorkerTests {
 	@Test
 	void gracefulStopCommitsTheOpenTransaction() {
 		kafka.createTopics(1, this.input, this.output);
-		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
-		for (int i = 1; i <= 5; i++) {
-			orders.add(order("order-" + i, i, "paid", i));
-		}
-		kafka.produce(orders);
+		kafka.produce(paidOrders(5));
 		AtomicInteger processed = new AtomicInteger();
 		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMinutes(5))),
 				RecordProcessor.of((Order order) -> {
@@ -342,6 +326,15 @@ class WorkerTests {
 		headers.add("trace", bytes("trace-" + key));
 		return new ProducerRecord<>(this.input, null, bytes(key), ORDERS.encode(new Order(id, status, amount)),
 				headers);
+	}
+
+	/** Orders 1..count, all paid, keyed order-<id>. */
+	private List<ProducerRecord<byte[], byte[]>> paidOrders(int count) {
+		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+		for (int i = 1; i <= count; i++) {
+			orders.add(order("order-" + i, i, "paid", i));
+		}
+		return orders;
 	}
 
 	private ProducerRecord<byte[], byte[]> tombstone(String key) {
