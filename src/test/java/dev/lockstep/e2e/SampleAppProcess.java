@@ -60,6 +60,17 @@ final class SampleAppProcess {
 	}
 
 	/**
+	 * Kill the process with SIGKILL, as a crash would, and wait for it to be gone.
+	 */
+	void kill() throws InterruptedException {
+		this.process.destroyForcibly().waitFor();
+	}
+
+	boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	/**
 	 * Stop the process (SIGTERM: a graceful Spring shutdown) and wait for it.
 	 */
 	void stop(Duration timeout) throws InterruptedException {
