@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.RetriableException;
@@ -18,12 +19,15 @@ import org.apache.kafka.common.errors.TransactionAbortableException;
  * {@link Recovery#FENCED};</li>
  * <li>retriable errors (timeouts and every {@link RetriableException}):
  * {@link Recovery#RETRY};</li>
- * <li>abortable errors ({@link TransactionAbortableException}, a failed group commit or
- * rebalance, a serde failure such as a registry outage) and every failure that is not
- * Kafka's own (a processor's exception): {@link Recovery#ABORT};</li>
- * <li>every other Kafka error (an invalid producer epoch after a transaction timeout,
- * out-of-order sequence, authorization, unsupported version...):
- * {@link Recovery#REPLACE_PRODUCER}.</li>
+ * <li>abortable errors ({@link TransactionAbortableException}, an
+ * {@link InvalidProducerEpochException} after the coordinator aborted a timed-out
+ * transaction, a failed group commit or rebalance, a serde failure such as a registry
+ * outage) and every failure that is not Kafka's own (a processor's exception):
+ * {@link Recovery#ABORT}. When another instance took the transactional id over, the abort
+ * itself fails with {@link ProducerFencedException} and the slot stops FENCED; replacing
+ * the producer instead would fence the other instance back, and the two would take turns;</li>
+ * <li>every other Kafka error (out-of-order sequence, authorization, unsupported
+ * version...): {@link Recovery#REPLACE_PRODUCER}.</li>
  * </ul>
  */
 public class DefaultRecoveryPolicy implements RecoveryPolicy {
@@ -37,7 +41,8 @@ public class DefaultRecoveryPolicy implements RecoveryPolicy {
 		if (cause instanceof RetriableException) {
 			return Recovery.RETRY;
 		}
-		if (cause instanceof TransactionAbortableException || cause instanceof CommitFailedException
+		if (cause instanceof TransactionAbortableException || cause instanceof InvalidProducerEpochException
+				|| cause instanceof CommitFailedException
 				|| cause instanceof RebalanceInProgressException || cause instanceof SerializationException
 				|| !(cause instanceof KafkaException)) {
 			return Recovery.ABORT;

@@ -36,12 +36,13 @@ class DefaultRecoveryPolicyTests {
 		assertThat(this.policy.classify(new TransactionAbortableException("abort"))).isEqualTo(Recovery.ABORT);
 		assertThat(this.policy.classify(new CommitFailedException("rebalanced"))).isEqualTo(Recovery.ABORT);
 		assertThat(this.policy.classify(new SerializationException("registry down"))).isEqualTo(Recovery.ABORT);
+		// After a transaction timeout; if another instance fenced us, the abort says so.
+		assertThat(this.policy.classify(new InvalidProducerEpochException("timed out"))).isEqualTo(Recovery.ABORT);
 		assertThat(this.policy.classify(new IllegalStateException("processor bug"))).isEqualTo(Recovery.ABORT);
 	}
 
 	@Test
 	void otherKafkaErrorsReplaceTheProducer() {
-		assertThat(this.policy.classify(new InvalidProducerEpochException("timed out"))).isEqualTo(Recovery.REPLACE_PRODUCER);
 		assertThat(this.policy.classify(new OutOfOrderSequenceException("sequence"))).isEqualTo(Recovery.REPLACE_PRODUCER);
 		assertThat(this.policy.classify(new AuthorizationException("denied"))).isEqualTo(Recovery.REPLACE_PRODUCER);
 		assertThat(this.policy.classify(new UnsupportedVersionException("old"))).isEqualTo(Recovery.REPLACE_PRODUCER);

@@ -1,0 +1,208 @@
+package dev.lockstep.e2e;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample's pipeline seen from outside: topics, the seeded orders (a tombstone every
+ * 50th, statuses in mixed casings, a {@code seq} header), and the checks every
+ * exactly-once scenario ends with.
+ */
+final class OrderPipeline {
+
+	static final String INPUT = "cookbook-orders";
+
+	static final String OUTPUT = "cookbook-normalized";
+
+	private final String bootstrapServers;
+
+	private final int records;
+
+	OrderPipeline(String bootstrapServers, int records) {
+		this.bootstrapServers = bootstrapServers;
+		this.records = records;
+	}
+
+	/** Start the sample worker as its own process against this pipeline's cluster. */
+	SampleAppProcess startWorker(Path workDir, String... extraArgs) {
+		List<String> args = new ArrayList<>(List.of("--spring.kafka.bootstrap-servers=" + this.bootstrapServers,
+				"--spring.main.web-application-type=none", "--lockstep.workers.normalizer.concurrency=2",
+				// A killed member leaves the group after its session times out: keep that short.
+				"--lockstep.workers.normalizer.consumer.session.timeout.ms=6000",
+				"--lockstep.workers.normalizer.consumer.heartbeat.interval.ms=1000", "--logging.level.root=WARN"));
+		args.addAll(List.of(extraArgs));
+		return SampleAppProcess.start(workDir, args.toArray(String[]::new));
+	}
+
+	void createTopics(int partitions, short replicas) throws Exception {
+		try (Admin admin = admin()) {
+			admin.createTopics(List.of(new NewTopic(INPUT, Optional.of(partitions), Optional.of(replicas)),
+					new NewTopic(OUTPUT, Optional.of(partitions), Optional.of(replicas))))
+				.all()
+				.get();
+		}
+	}
+
+	void seed() throws Exception {
+		seed(1, this.records);
+	}
+
+	/** Seed orders {@code from..to} (inclusive), in increasing id order. */
+	void seed(long from, long to) throws Exception {
+		Properties props = new Properties();
+		props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
+		props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+				new ByteArraySerializer())) {
+			for (long id = from; id <= to; id++) {
+				RecordHeaders headers = new RecordHeaders();
+				headers.add("seq", Long.toString(id).getBytes(StandardCharsets.UTF_8));
+				producer.send(new ProducerRecord<>(INPUT, null, Orders.key(id),
+						Orders.isTombstone(id) ? null : Orders.encode(id), headers));
+			}
+			producer.flush();
+		}
+	}
+
+	/** Output log end offsets, summed: records plus markers, committed or not; a kill trigger only. */
+	long outputEndOffsets() {
+		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+			return consumer.endOffsets(partitions(consumer, OUTPUT)).values().stream().mapToLong(Long::longValue).sum();
+		}
+	}
+
+	/** The number of consumers in the worker's group. */
+	int groupMembers() throws Exception {
+		try (Admin admin = admin()) {
+			return admin.describeConsumerGroups(List.of("cookbook-normalizers"))
+				.all()
+				.get()
+				.get("cookbook-normalizers")
+				.members()
+				.size();
+		}
+	}
+
+	long groupLag() throws Exception {
+		try (Admin admin = admin(); KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+			Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("cookbook-normalizers")
+				.partitionsToOffsetAndMetadata()
+				.get();
+			long lag = 0;
+			for (Map.Entry<TopicPartition, Long> end : consumer.endOffsets(partitions(consumer, INPUT)).entrySet()) {
+				OffsetAndMetadata offset = committed.get(end.getKey());
+				lag += end.getValue() - ((offset != null) ? offset.offset() : 0);
+			}
+			return lag;
+		}
+	}
+
+	Result verify() {
+		Map<Long, Integer> seen = new HashMap<>();
+		Result result = new Result();
+		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+			List<TopicPartition> partitions = partitions(consumer, OUTPUT);
+			consumer.assign(partitions);
+			consumer.seekToBeginning(partitions);
+			Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+			Map<Integer, Long> lastIdByPartition = new HashMap<>();
+			List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+			await().atMost(Duration.ofMinutes(2)).until(() -> {
+				consumer.poll(Duration.ofMillis(500)).forEach(batch::add);
+				return partitions.stream().allMatch((partition) -> consumer.position(partition) >= ends.get(partition));
+			});
+			for (ConsumerRecord<byte[], byte[]> record : batch) {
+				long id = Long.parseLong(new String(record.key(), StandardCharsets.UTF_8).substring("order-".length()));
+				Header seq = record.headers().lastHeader("seq");
+				assertThat(seq).as("seq header of order %d", id).isNotNull();
+				assertThat(new String(seq.value(), StandardCharsets.UTF_8)).isEqualTo(Long.toString(id));
+				if (Orders.isTombstone(id)) {
+					assertThat(record.value()).as("tombstone %d", id).isNull();
+				}
+				else {
+					GenericRecord order = Orders.decode(record.value());
+					assertThat(order.get("id")).isEqualTo(id);
+					assertThat(order.get("status").toString()).isEqualTo(Orders.normalized(id));
+				}
+				// Ids were seeded in increasing order, and a key stays on its partition.
+				Long previous = lastIdByPartition.put(record.partition(), id);
+				assertThat(previous == null || previous < id).as("order of partition %d at %d", record.partition(), id)
+					.isTrue();
+				seen.merge(id, 1, Integer::sum);
+				result.out++;
+			}
+		}
+		result.duplicates = seen.values().stream().filter((count) -> count > 1).mapToLong((count) -> count - 1).sum();
+		result.missing = this.records - seen.size();
+		return result;
+	}
+
+	private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+		return consumer.partitionsFor(topic).stream().map((info) -> new TopicPartition(topic, info.partition())).toList();
+	}
+
+	private KafkaConsumer<byte[], byte[]> consumer() {
+		Properties props = new Properties();
+		props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
+		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+		props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+		return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+	}
+
+	private Admin admin() {
+		return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers));
+	}
+
+	/**
+	 * What a scenario's output held.
+	 */
+	static final class Result {
+
+		long out;
+
+		long duplicates;
+
+		long missing;
+
+		String line(String scenario, int records, int kills, int restarts, long startedNanos) {
+			return String.format("E2E %s: in=%d out=%d duplicates=%d missing=%d kills=%d restarts=%d wall=%.1fs",
+					scenario, records, this.out, this.duplicates, this.missing, kills, restarts,
+					(System.nanoTime() - startedNanos) / 1e9);
+		}
+
+		void assertExact(int records) {
+			assertThat(this.duplicates).as("duplicates").isZero();
+			assertThat(this.missing).as("missing").isZero();
+			assertThat(this.out).isEqualTo(records);
+		}
+
+	}
+
+}
