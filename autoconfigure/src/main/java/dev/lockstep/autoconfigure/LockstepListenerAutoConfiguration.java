@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -13,6 +14,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.annotation.EnableKafka;
@@ -43,12 +46,13 @@ public final class LockstepListenerAutoConfiguration {
 	@Bean(defaultCandidate = false)
 	@ConditionalOnMissingBean(name = "lockstepListenerProducerFactory")
 	DefaultKafkaProducerFactory<Object, Object> lockstepListenerProducerFactory(ProducerFactory<?, ?> producerFactory,
-			LockstepProperties properties) {
+			LockstepProperties properties, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
 		Map<String, Object> producer = new HashMap<>(producerFactory.getConfigurationProperties());
 		producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
 		producer.put(ProducerConfig.ACKS_CONFIG, "all");
 		DefaultKafkaProducerFactory<Object, Object> transactional = new DefaultKafkaProducerFactory<>(producer);
 		transactional.setTransactionIdPrefix(properties.getListener().getTransactionIdPrefix());
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(transactional));
 		return transactional;
 	}
 
@@ -56,12 +60,16 @@ public final class LockstepListenerAutoConfiguration {
 	@ConditionalOnMissingBean(name = "lockstepListenerContainerFactory")
 	ConcurrentKafkaListenerContainerFactory<Object, Object> lockstepListenerContainerFactory(
 			ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<?, ?> consumerFactory,
-			@Qualifier("lockstepListenerProducerFactory") ProducerFactory<Object, Object> transactionalProducerFactory) {
+			@Qualifier("lockstepListenerProducerFactory") ProducerFactory<Object, Object> transactionalProducerFactory,
+			ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
 		Map<String, Object> consumer = new HashMap<>(consumerFactory.getConfigurationProperties());
 		consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
 		consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
 		ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
-		configurer.configure(factory, new DefaultKafkaConsumerFactory<>(consumer));
+		DefaultKafkaConsumerFactory<Object, Object> consumerFactoryForListeners = new DefaultKafkaConsumerFactory<>(
+				consumer);
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(consumerFactoryForListeners));
+		configurer.configure(factory, consumerFactoryForListeners);
 		factory.setBatchListener(true);
 		factory.getContainerProperties()
 			.setKafkaAwareTransactionManager(new KafkaTransactionManager<>(transactionalProducerFactory));

@@ -1,6 +1,7 @@
 package dev.lockstep.autoconfigure;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -9,6 +10,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serializer;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.ProducerFactory;
 
@@ -27,6 +29,8 @@ public class LockstepProducers implements DisposableBean {
 
 	private final KafkaPropertiesValidator validator;
 
+	private final List<DefaultKafkaProducerFactoryCustomizer> customizers;
+
 	private final Map<String, DefaultKafkaProducerFactory<Object, Object>> factories = new ConcurrentHashMap<>();
 
 	/**
@@ -35,13 +39,15 @@ public class LockstepProducers implements DisposableBean {
 	 * @param baseProducer Spring Boot's producer factory, for connection and security settings
 	 * @param codecs the codec factory
 	 * @param validator the property checks
+	 * @param customizers Spring Boot's producer factory customizers (Kafka client metrics among them)
 	 */
 	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, CodecFactory codecs,
-			KafkaPropertiesValidator validator) {
+			KafkaPropertiesValidator validator, List<DefaultKafkaProducerFactoryCustomizer> customizers) {
 		this.properties = properties;
 		this.baseProducer = baseProducer.getConfigurationProperties();
 		this.codecs = codecs;
 		this.validator = validator;
+		this.customizers = List.copyOf(customizers);
 	}
 
 	/**
@@ -72,6 +78,7 @@ public class LockstepProducers implements DisposableBean {
 				(Serializer<Object>) this.codecs.serializer(producer.getValue(), false, prefix + ".value"), false);
 		factory.setTransactionIdPrefix(
 				(producer.getTransactionIdPrefix() != null) ? producer.getTransactionIdPrefix() : name + "-");
+		this.customizers.forEach((customizer) -> customizer.customize(factory));
 		return factory;
 	}
 

@@ -2,10 +2,12 @@ package dev.lockstep.autoconfigure;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -28,8 +30,10 @@ public final class LockstepProducersAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockstepProducers lockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> producerFactory,
-			CodecFactory codecFactory, KafkaPropertiesValidator validator) {
-		return new LockstepProducers(properties, producerFactory, codecFactory, validator);
+			CodecFactory codecFactory, KafkaPropertiesValidator validator,
+			ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
+		return new LockstepProducers(properties, producerFactory, codecFactory, validator,
+				customizers.orderedStream().toList());
 	}
 
 }

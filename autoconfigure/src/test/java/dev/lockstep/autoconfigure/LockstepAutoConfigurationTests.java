@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationFailureAnalyzerAccess;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -159,6 +162,22 @@ class LockstepAutoConfigurationTests {
 				assertThat(orders.getProducerFactory().getConfigurationProperties())
 					.containsEntry("enable.idempotence", true).containsEntry("acks", "all");
 				assertThat(context.getBean("ordersTransactionManager")).isInstanceOf(KafkaTransactionManager.class);
+			});
+	}
+
+	@Test
+	void springBootsProducerAndConsumerCustomizersApplyToLockstepsFactories() {
+		AtomicInteger producers = new AtomicInteger();
+		AtomicInteger consumers = new AtomicInteger();
+		this.runner.withPropertyValues("lockstep.producers.orders.key.codec=string")
+			.withBean(DefaultKafkaProducerFactoryCustomizer.class, () -> (factory) -> producers.incrementAndGet())
+			.withBean(DefaultKafkaConsumerFactoryCustomizer.class, () -> (factory) -> consumers.incrementAndGet())
+			.run((context) -> {
+				context.getBean("orders");
+				// Boot's own factory, the orders producer and the listener containers' producer.
+				assertThat(producers.get()).isEqualTo(3);
+				// Boot's own factory and the listener containers' consumer factory.
+				assertThat(consumers.get()).isEqualTo(2);
 			});
 	}
 
