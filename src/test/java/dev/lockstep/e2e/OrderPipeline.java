@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.admin.Admin;
@@ -41,6 +42,9 @@ final class OrderPipeline {
 
 	static final String OUTPUT = "cookbook-normalized";
 
+	/** A value that is not an Order: a string length prefix larger than the bytes left. */
+	static final byte[] MALFORMED = { 2, 8, 'P' };
+
 	private final String bootstrapServers;
 
 	private final int records;
@@ -53,11 +57,14 @@ final class OrderPipeline {
 	/** Start the sample worker as its own process against this pipeline's cluster. */
 	SampleAppProcess startWorker(Path workDir, String... extraArgs) {
 		List<String> args = new ArrayList<>(List.of("--spring.kafka.bootstrap-servers=" + this.bootstrapServers,
-				"--spring.main.web-application-type=none", "--lockstep.workers.normalizer.concurrency=2",
+				"--lockstep.workers.normalizer.concurrency=2",
 				// A killed member leaves the group after its session times out: keep that short.
 				"--lockstep.workers.normalizer.consumer.session.timeout.ms=6000",
 				"--lockstep.workers.normalizer.consumer.heartbeat.interval.ms=1000", "--logging.level.root=WARN"));
 		args.addAll(List.of(extraArgs));
+		if (args.stream().noneMatch((arg) -> arg.startsWith("--spring.main.web-application-type="))) {
+			args.add("--spring.main.web-application-type=none");
+		}
 		return SampleAppProcess.start(workDir, args.toArray(String[]::new));
 	}
 
@@ -76,6 +83,11 @@ final class OrderPipeline {
 
 	/** Seed orders {@code from..to} (inclusive), in increasing id order. */
 	void seed(long from, long to) throws Exception {
+		seed(from, to, Set.of());
+	}
+
+	/** Seed orders {@code from..to}, with malformed bytes as the value of the given ids. */
+	void seed(long from, long to, Set<Long> malformed) throws Exception {
 		Properties props = new Properties();
 		props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
 		props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
@@ -84,8 +96,8 @@ final class OrderPipeline {
 			for (long id = from; id <= to; id++) {
 				RecordHeaders headers = new RecordHeaders();
 				headers.add("seq", Long.toString(id).getBytes(StandardCharsets.UTF_8));
-				producer.send(new ProducerRecord<>(INPUT, null, Orders.key(id),
-						Orders.isTombstone(id) ? null : Orders.encode(id), headers));
+				byte[] value = malformed.contains(id) ? MALFORMED : Orders.isTombstone(id) ? null : Orders.encode(id);
+				producer.send(new ProducerRecord<>(INPUT, null, Orders.key(id), value, headers));
 			}
 			producer.flush();
 		}
@@ -125,6 +137,11 @@ final class OrderPipeline {
 	}
 
 	Result verify() {
+		return verify(Set.of());
+	}
+
+	/** Verify the output holds every seeded order except the excluded ids, exactly once. */
+	Result verify(Set<Long> excluded) {
 		Map<Long, Integer> seen = new HashMap<>();
 		Result result = new Result();
 		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
@@ -155,12 +172,13 @@ final class OrderPipeline {
 				Long previous = lastIdByPartition.put(record.partition(), id);
 				assertThat(previous == null || previous < id).as("order of partition %d at %d", record.partition(), id)
 					.isTrue();
+				assertThat(excluded).as("excluded order %d in the output", id).doesNotContain(id);
 				seen.merge(id, 1, Integer::sum);
 				result.out++;
 			}
 		}
 		result.duplicates = seen.values().stream().filter((count) -> count > 1).mapToLong((count) -> count - 1).sum();
-		result.missing = this.records - seen.size();
+		result.missing = this.records - excluded.size() - seen.size();
 		return result;
 	}
 
