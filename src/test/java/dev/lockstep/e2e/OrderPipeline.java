@@ -1,9 +1,11 @@
 package dev.lockstep.e2e;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,9 +51,17 @@ final class OrderPipeline {
 
 	private final int records;
 
+	// The schema id framing input values (Confluent wire format), or -1 for raw Avro.
+	private final long inputSchemaId;
+
 	OrderPipeline(String bootstrapServers, int records) {
+		this(bootstrapServers, records, -1);
+	}
+
+	OrderPipeline(String bootstrapServers, int records, long inputSchemaId) {
 		this.bootstrapServers = bootstrapServers;
 		this.records = records;
+		this.inputSchemaId = inputSchemaId;
 	}
 
 	/** Start the sample worker as its own process against this pipeline's cluster. */
@@ -96,7 +106,8 @@ final class OrderPipeline {
 			for (long id = from; id <= to; id++) {
 				RecordHeaders headers = new RecordHeaders();
 				headers.add("seq", Long.toString(id).getBytes(StandardCharsets.UTF_8));
-				byte[] value = malformed.contains(id) ? MALFORMED : Orders.isTombstone(id) ? null : Orders.encode(id);
+				byte[] value = malformed.contains(id) ? MALFORMED
+						: Orders.isTombstone(id) ? null : frame(Orders.encode(id));
 				producer.send(new ProducerRecord<>(INPUT, null, Orders.key(id), value, headers));
 			}
 			producer.flush();
@@ -164,7 +175,7 @@ final class OrderPipeline {
 					assertThat(record.value()).as("tombstone %d", id).isNull();
 				}
 				else {
-					GenericRecord order = Orders.decode(record.value());
+					GenericRecord order = Orders.decode(unframe(record.value()));
 					assertThat(order.get("id")).isEqualTo(id);
 					assertThat(order.get("status").toString()).isEqualTo(Orders.normalized(id));
 				}
@@ -180,6 +191,18 @@ final class OrderPipeline {
 		result.duplicates = seen.values().stream().filter((count) -> count > 1).mapToLong((count) -> count - 1).sum();
 		result.missing = this.records - excluded.size() - seen.size();
 		return result;
+	}
+
+	private byte[] frame(byte[] datum) {
+		if (this.inputSchemaId < 0) {
+			return datum;
+		}
+		return ByteBuffer.allocate(5 + datum.length).put((byte) 0).putInt((int) this.inputSchemaId).put(datum).array();
+	}
+
+	private byte[] unframe(byte[] value) {
+		// Output is framed when input is (registry mode); its id may differ, its datum may not.
+		return (this.inputSchemaId < 0) ? value : Arrays.copyOfRange(value, 5, value.length);
 	}
 
 	private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
