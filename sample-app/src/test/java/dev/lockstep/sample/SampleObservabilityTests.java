@@ -16,6 +16,7 @@ import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerSettings;
+import dev.lockstep.worker.WorkerStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
@@ -168,6 +169,9 @@ class SampleObservabilityTests {
 				settings.backoff(), settings.bounds(), settings.shutdownTimeout()), RecordProcessor.of(new OrderNormalizer()));
 		zombie.start();
 		try {
+			// Once the zombie's producer holds the transactional id, the next commit of the
+			// running worker is fenced.
+			await().atMost(Duration.ofSeconds(60)).until(() -> zombie.state().status() == WorkerStatus.RUNNING);
 			seed(new Order(12L, "paid", 12L));
 			await().atMost(Duration.ofSeconds(60))
 				.until(() -> json("/actuator/lockstep/normalizer").at("/status").asText().equals("FENCED"));
