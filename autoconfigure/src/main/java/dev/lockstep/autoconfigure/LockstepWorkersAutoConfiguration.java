@@ -1,6 +1,5 @@
 package dev.lockstep.autoconfigure;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -14,7 +13,6 @@ import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerListener;
-import org.apache.kafka.clients.CommonClientConfigs;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,10 +21,10 @@ import org.springframework.boot.autoconfigure.availability.ApplicationAvailabili
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
-import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -48,12 +46,7 @@ public final class LockstepWorkersAutoConfiguration {
 	@ConditionalOnMissingBean
 	KafkaPropertiesValidator lockstepKafkaPropertiesValidator(Environment environment, KafkaProperties kafka) {
 		KafkaPropertiesValidator validator = new KafkaPropertiesValidator(new PropertyOrigins(environment));
-		validator.checkKnownKeys("spring.kafka.properties", kafka.getProperties(),
-				KafkaPropertiesValidator.ANY_CLIENT_KEYS);
-		validator.checkKnownKeys("spring.kafka.consumer.properties", kafka.getConsumer().getProperties(),
-				KafkaPropertiesValidator.CONSUMER_KEYS);
-		validator.checkKnownKeys("spring.kafka.producer.properties", kafka.getProducer().getProperties(),
-				KafkaPropertiesValidator.PRODUCER_KEYS);
+		validator.checkSpringKafkaMaps(kafka);
 		return validator;
 	}
 
@@ -70,8 +63,7 @@ public final class LockstepWorkersAutoConfiguration {
 			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory, ObjectProvider<WorkerListener> listeners) {
 		Map<String, Object> consumer = consumerFactory.getConfigurationProperties();
 		if (!properties.getWorkers().isEmpty()) {
-			new TransportSecurity(properties.getSecurity().isRequireEncryption()).checkBrokers(
-					bootstrapServers(consumer), (String) consumer.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG));
+			new TransportSecurity(properties.getSecurity().isRequireEncryption()).checkBrokers(consumer);
 		}
 		Map<String, Worker> workers = new WorkerFactory(properties, consumer,
 				producerFactory.getConfigurationProperties(), codecFactory, validator, beanFactory, recoveryPolicy,
@@ -94,13 +86,5 @@ public final class LockstepWorkersAutoConfiguration {
 		return new WorkerAvailability(workers, availability, publisher);
 	}
 
-	@SuppressWarnings("unchecked")
-	private static List<String> bootstrapServers(Map<String, Object> consumer) {
-		Object servers = consumer.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
-		if (servers instanceof List<?> list) {
-			return (List<String>) list;
-		}
-		return (servers != null) ? List.of(servers.toString().split(",")) : List.of();
-	}
 
 }

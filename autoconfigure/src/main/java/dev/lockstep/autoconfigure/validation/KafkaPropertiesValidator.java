@@ -13,6 +13,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+
 /**
  * Checks Kafka property maps against kafka-clients' known keys, and a transactional
  * worker's effective client properties against the contract that keeps it exactly-once.
@@ -21,7 +23,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  */
 public final class KafkaPropertiesValidator {
 
-	/** Keys a consumer knows, plus the serde keys Lockstep's codecs check themselves. */
+	/** Keys a consumer knows. */
 	public static final Set<String> CONSUMER_KEYS = ConsumerConfig.configNames();
 
 	/** Keys a producer knows. */
@@ -45,6 +47,16 @@ public final class KafkaPropertiesValidator {
 	 */
 	public KafkaPropertiesValidator(PropertyOrigins origins) {
 		this.origins = origins;
+	}
+
+	/**
+	 * Refuse unknown keys in Spring Boot's Kafka property maps.
+	 * @param kafka Spring Boot's Kafka properties
+	 */
+	public void checkSpringKafkaMaps(KafkaProperties kafka) {
+		checkKnownKeys("spring.kafka.properties", kafka.getProperties(), ANY_CLIENT_KEYS);
+		checkKnownKeys("spring.kafka.consumer.properties", kafka.getConsumer().getProperties(), CONSUMER_KEYS);
+		checkKnownKeys("spring.kafka.producer.properties", kafka.getProducer().getProperties(), PRODUCER_KEYS);
 	}
 
 	/**

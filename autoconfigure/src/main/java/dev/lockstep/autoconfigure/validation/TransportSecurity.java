@@ -3,7 +3,11 @@ package dev.lockstep.autoconfigure.validation;
 import java.net.InetAddress;
 import java.net.URI;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Locale;
+
+import org.apache.kafka.clients.CommonClientConfigs;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -23,6 +27,19 @@ public final class TransportSecurity {
 	 */
 	public TransportSecurity(boolean requireEncryption) {
 		this.requireEncryption = requireEncryption;
+	}
+
+	/**
+	 * Check the brokers a client configuration reaches.
+	 * @param clientConfig Kafka client properties (bootstrap.servers, security.protocol)
+	 */
+	public void checkBrokers(Map<String, Object> clientConfig) {
+		Object servers = clientConfig.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+		List<String> bootstrapServers = (servers instanceof Collection<?> list)
+				? list.stream().map(String::valueOf).toList()
+				: (servers != null) ? List.of(servers.toString().split(",")) : List.of();
+		Object protocol = clientConfig.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG);
+		checkBrokers(bootstrapServers, (protocol != null) ? protocol.toString() : null);
 	}
 
 	/**
