@@ -44,6 +44,8 @@ final class OrderPipeline {
 
 	static final String OUTPUT = "cookbook-normalized";
 
+	static final String GROUP = "cookbook-normalizers";
+
 	/** A value that is not an Order: a string length prefix larger than the bytes left. */
 	static final byte[] MALFORMED = { 2, 8, 'P' };
 
@@ -64,17 +66,25 @@ final class OrderPipeline {
 		this.inputSchemaId = inputSchemaId;
 	}
 
-	/** Start the sample worker as its own process against this pipeline's cluster. */
+	/**
+	 * Start the sample worker as its own process against this pipeline's cluster; an
+	 * extra argument replaces the default of the same option.
+	 */
 	SampleAppProcess startWorker(Path workDir, String... extraArgs) {
-		List<String> args = new ArrayList<>(List.of("--spring.kafka.bootstrap-servers=" + this.bootstrapServers,
+		List<String> args = new ArrayList<>(List.of(extraArgs));
+		List.of("--spring.kafka.bootstrap-servers=" + this.bootstrapServers,
 				"--lockstep.workers.normalizer.concurrency=2",
 				// A killed member leaves the group after its session times out: keep that short.
 				"--lockstep.workers.normalizer.consumer.session.timeout.ms=6000",
-				"--lockstep.workers.normalizer.consumer.heartbeat.interval.ms=1000", "--logging.level.root=WARN"));
-		args.addAll(List.of(extraArgs));
-		if (args.stream().noneMatch((arg) -> arg.startsWith("--spring.main.web-application-type="))) {
-			args.add("--spring.main.web-application-type=none");
-		}
+				"--lockstep.workers.normalizer.consumer.heartbeat.interval.ms=1000", "--logging.level.root=WARN",
+				"--spring.main.web-application-type=none")
+			.forEach((defaultArg) -> {
+				// A repeated option would be joined with a comma, not overridden.
+				String option = defaultArg.substring(0, defaultArg.indexOf('=') + 1);
+				if (args.stream().noneMatch((arg) -> arg.startsWith(option))) {
+					args.add(defaultArg);
+				}
+			});
 		return SampleAppProcess.start(workDir, args.toArray(String[]::new));
 	}
 
@@ -98,25 +108,33 @@ final class OrderPipeline {
 
 	/** Seed orders {@code from..to}, with malformed bytes as the value of the given ids. */
 	void seed(long from, long to, Set<Long> malformed) throws Exception {
-		Properties props = new Properties();
-		props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
-		props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
-		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-				new ByteArraySerializer())) {
+		try (KafkaProducer<byte[], byte[]> producer = producer()) {
 			for (long id = from; id <= to; id++) {
-				RecordHeaders headers = new RecordHeaders();
-				headers.add("seq", Long.toString(id).getBytes(StandardCharsets.UTF_8));
-				byte[] value = malformed.contains(id) ? MALFORMED
-						: Orders.isTombstone(id) ? null : frame(Orders.encode(id));
-				producer.send(new ProducerRecord<>(INPUT, null, Orders.key(id), value, headers));
+				producer.send(order(id, malformed.contains(id)));
 			}
 			producer.flush();
 		}
 	}
 
+	/** A producer of input orders, for tests that feed input at their own pace. */
+	KafkaProducer<byte[], byte[]> producer() {
+		Properties props = new Properties();
+		props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
+		props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+		return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+	}
+
+	/** The input record of one order, keyed by id, with its {@code seq} header. */
+	ProducerRecord<byte[], byte[]> order(long id, boolean malformed) {
+		RecordHeaders headers = new RecordHeaders();
+		headers.add("seq", Long.toString(id).getBytes(StandardCharsets.UTF_8));
+		byte[] value = malformed ? MALFORMED : Orders.isTombstone(id) ? null : frame(Orders.encode(id));
+		return new ProducerRecord<>(INPUT, null, Orders.key(id), value, headers);
+	}
+
 	/** Output log end offsets, summed: records plus markers, committed or not; a kill trigger only. */
 	long outputEndOffsets() {
-		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+		try (KafkaConsumer<byte[], byte[]> consumer = consumer("read_uncommitted")) {
 			return consumer.endOffsets(partitions(consumer, OUTPUT)).values().stream().mapToLong(Long::longValue).sum();
 		}
 	}
@@ -124,18 +142,20 @@ final class OrderPipeline {
 	/** The number of consumers in the worker's group. */
 	int groupMembers() throws Exception {
 		try (Admin admin = admin()) {
-			return admin.describeConsumerGroups(List.of("cookbook-normalizers"))
-				.all()
-				.get()
-				.get("cookbook-normalizers")
-				.members()
-				.size();
+			return admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP).members().size();
+		}
+	}
+
+	/** The id of the node coordinating the worker's group. */
+	int groupCoordinator() throws Exception {
+		try (Admin admin = admin()) {
+			return admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP).coordinator().id();
 		}
 	}
 
 	long groupLag() throws Exception {
 		try (Admin admin = admin(); KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-			Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("cookbook-normalizers")
+			Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
 				.partitionsToOffsetAndMetadata()
 				.get();
 			long lag = 0;
@@ -210,9 +230,14 @@ final class OrderPipeline {
 	}
 
 	private KafkaConsumer<byte[], byte[]> consumer() {
+		return consumer("read_committed");
+	}
+
+	// Under read_committed, end offsets stop at the first open transaction.
+	private KafkaConsumer<byte[], byte[]> consumer(String isolationLevel) {
 		Properties props = new Properties();
 		props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
-		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
 		props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
 		return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 	}

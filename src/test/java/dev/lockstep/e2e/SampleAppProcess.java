@@ -80,6 +80,24 @@ final class SampleAppProcess {
 		}
 	}
 
+	/**
+	 * Return the resident set size of the process, from {@code /proc} (Linux).
+	 * @return the RSS in KiB, or -1 where {@code /proc} does not tell
+	 */
+	long residentSetKiB() {
+		try {
+			return Files.readAllLines(Path.of("/proc", Long.toString(this.process.pid()), "status"))
+				.stream()
+				.filter((line) -> line.startsWith("VmRSS:"))
+				.mapToLong((line) -> Long.parseLong(line.replaceAll("[^0-9]", "")))
+				.findFirst()
+				.orElse(-1);
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+	}
+
 	String output() {
 		try {
 			return Files.readString(this.output, StandardCharsets.UTF_8);
