@@ -1,0 +1,85 @@
+package dev.lockstep.benchmarks.throughput;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+
+/**
+ * Watches, from outside the variant, the offsets its group has committed, and notes when
+ * they cover the whole input: the run's "last commit". The same watcher for every
+ * variant, so none is timed by its own account.
+ */
+final class Completion implements AutoCloseable {
+
+	private static final Duration INTERVAL = Duration.ofMillis(20);
+
+	private final RunSpec spec;
+
+	private final Admin admin;
+
+	private final CountDownLatch done = new CountDownLatch(1);
+
+	private final Thread thread;
+
+	private volatile long doneNanos;
+
+	private volatile Exception failure;
+
+	Completion(RunSpec spec) {
+		this.spec = spec;
+		this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spec.bootstrapServers()));
+		this.thread = new Thread(this::watch, "completion");
+		this.thread.setDaemon(true);
+		this.thread.start();
+	}
+
+	private void watch() {
+		try {
+			while (committed() < this.spec.records()) {
+				Thread.sleep(INTERVAL.toMillis());
+			}
+			this.doneNanos = System.nanoTime();
+		}
+		catch (Exception ex) {
+			this.failure = ex;
+		}
+		finally {
+			this.done.countDown();
+		}
+	}
+
+	private long committed() throws Exception {
+		Map<?, OffsetAndMetadata> offsets = this.admin.listConsumerGroupOffsets(this.spec.group())
+			.partitionsToOffsetAndMetadata()
+			.get();
+		return offsets.values().stream().mapToLong((offset) -> (offset != null) ? offset.offset() : 0).sum();
+	}
+
+	/**
+	 * Wait until the whole input is committed.
+	 * @param timeout how long to wait at most
+	 * @return seconds from the first record to the last commit
+	 */
+	double await(Duration timeout) throws Exception {
+		if (!this.done.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+			throw new IllegalStateException(this.spec.variant().label() + " did not commit " + this.spec.records()
+					+ " records within " + timeout + " (committed " + committed() + ")");
+		}
+		if (this.failure != null) {
+			throw this.failure;
+		}
+		return (this.doneNanos - Normalization.firstRecordNanos()) / 1e9;
+	}
+
+	@Override
+	public void close() {
+		this.thread.interrupt();
+		this.admin.close(Duration.ofSeconds(5));
+	}
+
+}

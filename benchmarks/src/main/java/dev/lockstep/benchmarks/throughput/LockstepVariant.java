@@ -1,0 +1,38 @@
+package dev.lockstep.benchmarks.throughput;
+
+import dev.lockstep.benchmarks.Order;
+import dev.lockstep.worker.ValueTransformer;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Variant E: the Lockstep worker declared in {@code bench-lockstep.yml} (and, under the
+ * {@code tuned} profile, {@code bench-lockstep-tuned.yml}), with the starter's metrics and
+ * health in the application as a service would have them. The business logic is a plain
+ * {@link ValueTransformer} bean.
+ */
+final class LockstepVariant implements Variant.Runner {
+
+	@Override
+	public AutoCloseable start(RunSpec spec) {
+		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+			.properties("spring.config.name=bench-lockstep")
+			.run(SpringArguments.of(spec));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class Application {
+
+		@Bean
+		ValueTransformer<Order, Order> orderNormalizer() {
+			return Normalization::normalize;
+		}
+
+	}
+
+}

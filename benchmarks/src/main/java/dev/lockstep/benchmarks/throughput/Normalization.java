@@ -1,0 +1,40 @@
+package dev.lockstep.benchmarks.throughput;
+
+import java.util.Locale;
+import java.util.Set;
+
+import dev.lockstep.benchmarks.Order;
+
+/**
+ * The sample's business logic, shared by every variant: validate an order and upper-case
+ * its status. It also notes when the run's first record arrives, where its clock starts.
+ */
+final class Normalization {
+
+	private static final Set<String> STATUSES = Set.of("PAID", "REFUNDED");
+
+	private static volatile long firstRecordNanos;
+
+	private Normalization() {
+	}
+
+	static Order normalize(Order order) {
+		if (firstRecordNanos == 0) {
+			firstRecordNanos = System.nanoTime();
+		}
+		if (order == null) {
+			return null;
+		}
+		String status = order.getStatus().toUpperCase(Locale.ROOT);
+		if (order.getId() <= 0 || order.getAmountCents() < 0 || !STATUSES.contains(status)) {
+			throw new IllegalArgumentException("invalid order " + order.getId());
+		}
+		return new Order(order.getId(), status, order.getAmountCents());
+	}
+
+	/** When the first record of the run was normalized ({@link System#nanoTime()}), or 0. */
+	static long firstRecordNanos() {
+		return firstRecordNanos;
+	}
+
+}

@@ -1,0 +1,78 @@
+package dev.lockstep.benchmarks.throughput;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The ways of running the order normalization that the harness compares, each run in a
+ * JVM of its own.
+ */
+enum Variant {
+
+	/** Hand-written kafka-clients exactly-once loop: one transaction per poll of 500. */
+	A("raw-eos", "kafka-clients EOS, a transaction per poll", Map.of(), RawEosLoop::new),
+
+	/** Kafka Streams with exactly_once_v2 and its default commit interval. */
+	B("streams", "Kafka Streams exactly_once_v2", Map.of(), StreamsVariant::new),
+
+	/** Spring Boot, a batch @KafkaListener and the auto-configured KafkaTransactionManager. */
+	C("spring", "Spring Boot + spring-kafka transactional batch listener", Map.of(),
+			SpringListenerVariant::new),
+
+	/** Hand-written at-least-once loop, commitSync per batch: the no-EOS reference. */
+	D("raw-alo", "kafka-clients at-least-once, commitSync per poll", Map.of(), AtLeastOnceLoop::new),
+
+	/** The Lockstep worker declared in YAML, default settings. */
+	E("lockstep", "Lockstep worker, default settings", Map.of(), LockstepVariant::new),
+
+	/** The Lockstep worker with the tuned settings of bench-lockstep-tuned.yml. */
+	E_TUNED("lockstep-tuned", "Lockstep worker, tuned settings", Map.of("profile", "tuned"),
+			LockstepVariant::new),
+
+	/** Hand-written best-case EOS loop: transactions span polls (100 ms or 10,000 records). */
+	F("best-eos", "kafka-clients EOS, transactions spanning polls", Map.of(), SpanningEosLoop::new),
+
+	/** No EOS at all: asynchronous sends and commits; the workload's ceiling here. */
+	P("pipe", "kafka-clients pipe, async sends and commits", Map.of(), PipeLoop::new);
+
+	private final String label;
+
+	private final String description;
+
+	private final Map<String, String> defaultOptions;
+
+	private final Supplier<Runner> runner;
+
+	Variant(String label, String description, Map<String, String> defaultOptions, Supplier<Runner> runner) {
+		this.label = label;
+		this.description = description;
+		this.defaultOptions = defaultOptions;
+		this.runner = runner;
+	}
+
+	String label() {
+		return this.label;
+	}
+
+	String description() {
+		return this.description;
+	}
+
+	Map<String, String> defaultOptions() {
+		return this.defaultOptions;
+	}
+
+	/** Start the variant on a run; closing the result stops it. */
+	AutoCloseable start(RunSpec spec) throws Exception {
+		return this.runner.get().start(spec);
+	}
+
+	/** A variant's implementation. */
+	interface Runner {
+
+		/** Start processing the run's input; closing the result stops. */
+		AutoCloseable start(RunSpec spec) throws Exception;
+
+	}
+
+}

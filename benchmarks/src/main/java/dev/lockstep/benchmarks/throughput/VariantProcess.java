@@ -1,0 +1,75 @@
+package dev.lockstep.benchmarks.throughput;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One run's JVM, started from the harness's own class path with the same options for
+ * every variant.
+ */
+final class VariantProcess {
+
+	/** The same heap and collector for every variant. */
+	static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
+
+	private static final Pattern RESULT = Pattern.compile("RESULT seconds=([0-9.]+) cpu=([0-9.]+)");
+
+	private final Process process;
+
+	private final Path log;
+
+	private final long startedNanos = System.nanoTime();
+
+	private VariantProcess(Process process, Path log) {
+		this.process = process;
+		this.log = log;
+	}
+
+	static VariantProcess start(RunSpec spec) throws IOException {
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(JVM_OPTIONS);
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), VariantMain.class.getName()));
+		command.addAll(spec.toArgs());
+		Path log = Files.createTempFile("lockstep-bench-" + spec.variant().label() + "-", ".log");
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		return new VariantProcess(process, log);
+	}
+
+	/**
+	 * Wait for the run to end and read its figures.
+	 * @return the measurement
+	 */
+	Measurement await() throws Exception {
+		if (!this.process.waitFor(15, TimeUnit.MINUTES)) {
+			this.process.destroyForcibly().waitFor();
+			throw new IllegalStateException("Run did not end within 15 minutes; see " + this.log);
+		}
+		double wall = (System.nanoTime() - this.startedNanos) / 1e9;
+		String output = Files.readString(this.log);
+		Matcher result = RESULT.matcher(output);
+		if (this.process.exitValue() != 0 || !result.find()) {
+			throw new IllegalStateException("Run failed (exit " + this.process.exitValue() + "):\n" + output);
+		}
+		Files.delete(this.log);
+		return new Measurement(Double.parseDouble(result.group(1)), wall, Double.parseDouble(result.group(2)));
+	}
+
+	/**
+	 * What one run measured.
+	 *
+	 * @param seconds first record to last commit
+	 * @param wallSeconds the whole process, start to exit
+	 * @param cpuSeconds CPU time of the whole process
+	 */
+	record Measurement(double seconds, double wallSeconds, double cpuSeconds) {
+
+	}
+
+}
