@@ -1,29 +1,34 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The bookkeeping of one open transaction: the input offsets it will commit, the sends
- * it must see succeed, and when it is due.
+ * The bookkeeping of one open transaction: the input offsets it will commit, the first
+ * send that failed (it is the producer callback of the transaction's sends), and when it
+ * is due.
  */
-final class OpenTransaction {
+final class OpenTransaction implements Callback {
 
 	private final long startedNanos = System.nanoTime();
 
-	private final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+	// Next offset per partition; the map key of the last record is kept so that a run of
+	// records from one partition allocates nothing.
+	private final Map<TopicPartition, long[]> nextOffsets = new HashMap<>();
 
-	private final List<Future<RecordMetadata>> sends = new ArrayList<>();
+	private TopicPartition lastPartition;
+
+	private long[] lastNextOffset;
+
+	private volatile Exception failedDelivery;
 
 	private int records;
 
@@ -33,12 +38,14 @@ final class OpenTransaction {
 
 	private int outputs;
 
-	void sent(Future<RecordMetadata> send) {
-		this.sends.add(send);
+	@Override
+	public void onCompletion(RecordMetadata metadata, Exception exception) {
+		if (exception != null && this.failedDelivery == null) {
+			this.failedDelivery = exception;
+		}
 	}
 
-	void output(Future<RecordMetadata> send) {
-		sent(send);
+	void output() {
 		this.outputs++;
 	}
 
@@ -55,8 +62,12 @@ final class OpenTransaction {
 	}
 
 	private void processed(ConsumerRecord<?, ?> record) {
-		this.offsets.put(new TopicPartition(record.topic(), record.partition()),
-				new OffsetAndMetadata(record.offset() + 1));
+		TopicPartition last = this.lastPartition;
+		if (last == null || last.partition() != record.partition() || !last.topic().equals(record.topic())) {
+			this.lastPartition = new TopicPartition(record.topic(), record.partition());
+			this.lastNextOffset = this.nextOffsets.computeIfAbsent(this.lastPartition, (partition) -> new long[1]);
+		}
+		this.lastNextOffset[0] = record.offset() + 1;
 		this.records++;
 	}
 
@@ -80,17 +91,24 @@ final class OpenTransaction {
 				Duration.ofNanos(now - commitStartedNanos));
 	}
 
+	/** The offsets to commit: the next offset of every partition the transaction read. */
 	Map<TopicPartition, OffsetAndMetadata> offsets() {
-		return this.offsets;
+		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+		this.nextOffsets.forEach((partition, next) -> offsets.put(partition, new OffsetAndMetadata(next[0])));
+		return offsets;
 	}
 
 	/**
-	 * Check every send of the transaction succeeded. Call after the producer is flushed.
-	 * @throws ExecutionException with the first failed send's cause
+	 * Throw the failure of the first send that failed so far, if any.
+	 * @throws ExecutionException with a failure that is not a runtime exception
 	 */
-	void checkDeliveries() throws ExecutionException, InterruptedException {
-		for (Future<RecordMetadata> send : this.sends) {
-			send.get();
+	void throwFailedDelivery() throws ExecutionException {
+		Exception failure = this.failedDelivery;
+		if (failure instanceof RuntimeException runtime) {
+			throw runtime;
+		}
+		if (failure != null) {
+			throw new ExecutionException(failure);
 		}
 	}
 

@@ -18,10 +18,12 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -245,7 +247,8 @@ final class WorkerSlot implements Runnable {
 			return invalid(raw, ex);
 		}
 		for (ProducerRecord<byte[], byte[]> record : output.records()) {
-			this.transaction.output(this.producer.send(record));
+			this.producer.send(record, this.transaction);
+			this.transaction.output();
 		}
 		this.transaction.processed(raw, tombstone);
 		if (this.monitor.status() == WorkerStatus.BLOCKED) {
@@ -271,7 +274,7 @@ final class WorkerSlot implements Runnable {
 			return skip(raw, reason, where);
 		}
 		if (this.settings.invalidInput().mode() == Mode.QUARANTINE) {
-			this.transaction.sent(this.producer.send(quarantined(raw, reason)));
+			this.producer.send(quarantined(raw, reason), this.transaction);
 			this.transaction.quarantined(raw);
 			this.monitor.error("Quarantined " + where + ": " + reason.getMessage());
 			logger.warn(() -> "Worker " + this.settings.name() + " quarantined " + where + ": " + reason.getMessage());
@@ -309,7 +312,7 @@ final class WorkerSlot implements Runnable {
 		if (quarantineTopic != null && !quarantineTopic.isBlank()) {
 			ProducerRecord<byte[], byte[]> record = quarantined(raw, reason);
 			header((RecordHeaders) record.headers(), "skipped", "operator");
-			this.transaction.sent(this.producer.send(record));
+			this.producer.send(record, this.transaction);
 		}
 		this.transaction.quarantined(raw);
 		this.monitor.status(WorkerStatus.RUNNING);
@@ -338,15 +341,23 @@ final class WorkerSlot implements Runnable {
 
 	private void commit() throws Exception {
 		OpenTransaction committing = this.transaction;
-		// Every send must have succeeded before the offsets may move.
-		this.producer.flush();
-		committing.checkDeliveries();
 		long commitStarted = System.nanoTime();
-		retrying("sending offsets", () -> this.producer.sendOffsetsToTransaction(committing.offsets(),
-				this.consumer.groupMetadata()));
-		// A timed-out commit is retried as the same call, never replaced by a new transaction.
-		retrying("commit", this.producer::commitTransaction);
-		committing.offsets().forEach((partition, offset) -> this.committedPositions.put(partition, offset.offset()));
+		// The offsets join the transaction while its sends are still in flight; the commit
+		// then waits for every send and fails if any of them failed, so the offsets never
+		// move without the outputs. A timed-out call is retried as the same call, never
+		// replaced by a new transaction.
+		Map<TopicPartition, OffsetAndMetadata> offsets = committing.offsets();
+		try {
+			retrying("sending offsets",
+					() -> this.producer.sendOffsetsToTransaction(offsets, this.consumer.groupMetadata()));
+			retrying("commit", this.producer::commitTransaction);
+		}
+		catch (KafkaException ex) {
+			// The producer reports a failed send as its own error state: name the send's failure.
+			committing.throwFailedDelivery();
+			throw ex;
+		}
+		offsets.forEach((partition, offset) -> this.committedPositions.put(partition, offset.offset()));
 		this.monitor.committedOffsets(this.committedPositions);
 		this.monitor.transactionOpen(false);
 		this.transaction = null;

@@ -156,6 +156,29 @@ class WorkerFaultTests {
 		assertExactOutput(50);
 	}
 
+	@Test
+	void outputTheBrokerRefusesIsNeverCommittedAndTheErrorNamesTheFailedSend() {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(orders(0, 20));
+		Map<String, Object> producer = new HashMap<>(kafka.clientProperties());
+		// Every output record is larger than the producer may send.
+		producer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64);
+		WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
+				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class)));
+		WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
+				base.groupId(), base.transactionalId(), base.consumerProperties(), producer, base.codecs(), 1,
+				base.pollTimeout(), base.transaction(), base.invalidInput(), base.backoff(), base.bounds(),
+				base.shutdownTimeout());
+		Worker worker = start(settings);
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> worker.state().slots().get(0).recentErrors().stream()
+				.filter((error) -> error.contains("RecordTooLargeException"))
+				.count() >= 2);
+		assertThat(worker.state().committedRecords()).isZero();
+		assertThat(kafka.committedOffsets(this.group)).isEmpty();
+		assertThat(kafka.readCommitted(this.output, 0)).isEmpty();
+	}
+
 	private void assertExactOutput(int count) {
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, count);
 		assertThat(out).extracting(WorkerTests::key).doesNotHaveDuplicates().hasSize(count);

@@ -28,6 +28,8 @@ final class Completion implements AutoCloseable {
 
 	private volatile long doneNanos;
 
+	private volatile long doneCpuNanos;
+
 	private volatile Exception failure;
 
 	Completion(RunSpec spec) {
@@ -44,6 +46,7 @@ final class Completion implements AutoCloseable {
 				Thread.sleep(INTERVAL.toMillis());
 			}
 			this.doneNanos = System.nanoTime();
+			this.doneCpuNanos = ProcessCpu.nanos();
 		}
 		catch (Exception ex) {
 			this.failure = ex;
@@ -63,9 +66,8 @@ final class Completion implements AutoCloseable {
 	/**
 	 * Wait until the whole input is committed.
 	 * @param timeout how long to wait at most
-	 * @return seconds from the first record to the last commit
 	 */
-	double await(Duration timeout) throws Exception {
+	void await(Duration timeout) throws Exception {
 		if (!this.done.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 			throw new IllegalStateException(this.spec.variant().label() + " did not commit " + this.spec.records()
 					+ " records within " + timeout + " (committed " + committed() + ")");
@@ -73,7 +75,16 @@ final class Completion implements AutoCloseable {
 		if (this.failure != null) {
 			throw this.failure;
 		}
+	}
+
+	/** Seconds from the first record to the last commit. */
+	double seconds() {
 		return (this.doneNanos - Normalization.firstRecordNanos()) / 1e9;
+	}
+
+	/** CPU seconds of the process from the first record to the last commit. */
+	double cpuSeconds() {
+		return (this.doneCpuNanos - Normalization.firstRecordCpuNanos()) / 1e9;
 	}
 
 	@Override

@@ -7,7 +7,7 @@ import dev.lockstep.benchmarks.Order;
 
 /**
  * The sample's business logic, shared by every variant: validate an order and upper-case
- * its status. It also notes when the run's first record arrives, where its clock starts.
+ * its status. It also notes when the run's first record arrives, where its clocks start.
  */
 final class Normalization {
 
@@ -15,11 +15,14 @@ final class Normalization {
 
 	private static volatile long firstRecordNanos;
 
+	private static volatile long firstRecordCpuNanos;
+
 	private Normalization() {
 	}
 
 	static Order normalize(Order order) {
 		if (firstRecordNanos == 0) {
+			firstRecordCpuNanos = ProcessCpu.nanos();
 			firstRecordNanos = System.nanoTime();
 		}
 		if (order == null) {
@@ -35,6 +38,11 @@ final class Normalization {
 	/** When the first record of the run was normalized ({@link System#nanoTime()}), or 0. */
 	static long firstRecordNanos() {
 		return firstRecordNanos;
+	}
+
+	/** The process's CPU time when the first record was normalized, or 0. */
+	static long firstRecordCpuNanos() {
+		return firstRecordCpuNanos;
 	}
 
 }

@@ -1,9 +1,6 @@
 package dev.lockstep.benchmarks.throughput;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
-
-import com.sun.management.OperatingSystemMXBean;
 
 /**
  * The JVM of one benchmark run: starts the variant, waits until its group has committed
@@ -16,18 +13,17 @@ public final class VariantMain {
 
 	public static void main(String[] args) throws Exception {
 		RunSpec spec = RunSpec.parse(args);
-		double seconds;
 		try (Completion completion = new Completion(spec)) {
 			AutoCloseable running = spec.variant().start(spec);
 			try {
-				seconds = completion.await(Duration.ofMinutes(10));
+				completion.await(Duration.ofMinutes(10));
 			}
 			finally {
 				running.close();
 			}
+			System.out.printf("RESULT seconds=%.4f cpu=%.3f window-cpu=%.3f%n", completion.seconds(),
+					ProcessCpu.nanos() / 1e9, completion.cpuSeconds());
 		}
-		double cpu = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
-		System.out.printf("RESULT seconds=%.4f cpu=%.3f%n", seconds, cpu);
 		System.exit(0);
 	}
 

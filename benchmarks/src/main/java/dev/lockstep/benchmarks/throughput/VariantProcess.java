@@ -18,7 +18,8 @@ final class VariantProcess {
 	/** The same heap and collector for every variant. */
 	static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
 
-	private static final Pattern RESULT = Pattern.compile("RESULT seconds=([0-9.]+) cpu=([0-9.]+)");
+	private static final Pattern RESULT = Pattern
+		.compile("RESULT seconds=([0-9.]+) cpu=([0-9.]+) window-cpu=([0-9.]+)");
 
 	private final Process process;
 
@@ -35,6 +36,12 @@ final class VariantProcess {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.addAll(JVM_OPTIONS);
+		String jfr = System.getProperty("bench.jfr", "");
+		if (!jfr.isBlank()) {
+			// Profile the run: one JFR recording per run, named by its group.
+			command.add("-XX:StartFlightRecording=settings=profile,filename="
+					+ Path.of(jfr, spec.group() + ".jfr").toAbsolutePath());
+		}
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), VariantMain.class.getName()));
 		command.addAll(spec.toArgs());
 		Path log = Files.createTempFile("lockstep-bench-" + spec.variant().label() + "-", ".log");
@@ -58,7 +65,8 @@ final class VariantProcess {
 			throw new IllegalStateException("Run failed (exit " + this.process.exitValue() + "):\n" + output);
 		}
 		Files.delete(this.log);
-		return new Measurement(Double.parseDouble(result.group(1)), wall, Double.parseDouble(result.group(2)));
+		return new Measurement(Double.parseDouble(result.group(1)), wall, Double.parseDouble(result.group(2)),
+				Double.parseDouble(result.group(3)));
 	}
 
 	/**
@@ -67,8 +75,9 @@ final class VariantProcess {
 	 * @param seconds first record to last commit
 	 * @param wallSeconds the whole process, start to exit
 	 * @param cpuSeconds CPU time of the whole process
+	 * @param windowCpuSeconds CPU time of the process from first record to last commit
 	 */
-	record Measurement(double seconds, double wallSeconds, double cpuSeconds) {
+	record Measurement(double seconds, double wallSeconds, double cpuSeconds, double windowCpuSeconds) {
 
 	}
 
