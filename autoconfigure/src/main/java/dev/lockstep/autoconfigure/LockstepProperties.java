@@ -566,7 +566,7 @@ public class LockstepProperties {
 		/**
 		 * Most input records in one transaction.
 		 */
-		private int maxRecords = 10_000;
+		private int maxRecords = 50_000;
 
 		/**
 		 * Longest a transaction stays open before it is committed.

@@ -29,6 +29,9 @@ import org.springframework.beans.factory.NoSuchBeanDefinitionException;
  */
 class WorkerFactory {
 
+	/** The producer batch.size of worker slots unless configured: 128 KiB. */
+	static final int DEFAULT_PRODUCER_BATCH_SIZE = 128 * 1024;
+
 	private final LockstepProperties properties;
 
 	private final Map<String, Object> baseConsumer;
@@ -110,6 +113,10 @@ class WorkerFactory {
 		consumer.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, worker.getBatchSize());
 		producer.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transaction.getTimeout().toMillis());
+		// A transaction's outputs are flushed at once at commit: larger batches than the
+		// client's 16 KiB mean fewer produce requests for the broker (measured: README,
+		// "Performance"). An explicit batch.size wins.
+		producer.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, DEFAULT_PRODUCER_BATCH_SIZE);
 		String groupId = (worker.getGroupId() != null) ? worker.getGroupId() : name;
 		String transactionalId = (worker.getTransactionalId() != null) ? worker.getTransactionalId() : groupId;
 		LockstepProperties.Codec outputKey = (worker.getOutputKey() != null) ? worker.getOutputKey() : worker.getKey();

@@ -135,7 +135,8 @@ class LockstepAutoConfigurationTests {
 					.containsEntry("max.poll.records", 250)
 					.doesNotContainKey("key.deserializer");
 				assertThat(settings.producerProperties()).containsEntry("transaction.timeout.ms", 20000)
-					.containsEntry("linger.ms", "5");
+					.containsEntry("linger.ms", "5")
+					.containsEntry("batch.size", 128 * 1024);
 				assertThat(settings.transaction()).isEqualTo(new WorkerSettings.TransactionSizing(42, Duration.ofMillis(250)));
 				assertThat(settings.invalidInput()).isEqualTo(new WorkerSettings.InvalidInputPolicy(Mode.QUARANTINE,
 						"orders-quarantine"));
@@ -145,6 +146,24 @@ class LockstepAutoConfigurationTests {
 				assertThat(settings.codecs().valueSerializer()).isInstanceOf(RawAvroSerializer.class);
 				assertThat(worker.isRunning()).isFalse();
 			});
+	}
+
+	@Test
+	void workerDefaultsSizeTransactionsAndProducerBatchesForThroughputAndAnExplicitBatchSizeWins() {
+		this.withWorker.run((context) -> {
+			WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+			assertThat(settings.transaction())
+				.isEqualTo(new WorkerSettings.TransactionSizing(50_000, Duration.ofMillis(100)));
+			assertThat(settings.producerProperties()).containsEntry("batch.size", 128 * 1024);
+		});
+		this.withWorker.withPropertyValues("spring.kafka.producer.batch-size=32KB").run((context) -> {
+			WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+			assertThat(settings.producerProperties()).containsEntry("batch.size", 32 * 1024);
+		});
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.producer.batch.size=1024").run((context) -> {
+			WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+			assertThat(settings.producerProperties()).containsEntry("batch.size", "1024");
+		});
 	}
 
 	@Test
