@@ -95,12 +95,13 @@ class BrokerFaultTests {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), PAUSED_RECORDS);
 			pipeline.createTopics(4, (short) 1);
 			pipeline.seed();
-			// Each slot's whole share goes into one transaction held open for 20 s, so the
-			// broker can be paused between the last send and the commit; short client
-			// timeouts make the commit time out while it is paused, and a long session keeps
-			// the group from expiring meanwhile, so the retried commit is the one that lands.
-			SampleAppProcess worker = pipeline.startWorker(workDir,
-					"--lockstep.workers.normalizer.transaction.max-records=" + PAUSED_RECORDS,
+			// One slot (no rebalance to commit early) puts the whole input into one transaction
+			// held open for 20 s, so the broker can be paused between the last send and the
+			// commit; short client timeouts make the commit time out while it is paused, and a
+			// long session keeps the group from expiring meanwhile, so the retried commit is
+			// the one that lands.
+			SampleAppProcess worker = pipeline.startWorker(workDir, "--lockstep.workers.normalizer.concurrency=1",
+					"--lockstep.workers.normalizer.transaction.max-records=" + (PAUSED_RECORDS + 1),
 					"--lockstep.workers.normalizer.transaction.max-interval=20s",
 					"--lockstep.workers.normalizer.transaction.timeout=60s",
 					"--lockstep.workers.normalizer.producer.max.block.ms=2000",

@@ -100,7 +100,8 @@ public final class ThroughputBenchmarkMain {
 						measurement.cpuSeconds(), measurement.windowCpuSeconds());
 			}
 		}
-		// Latency at a fixed rate: half of what Kafka Streams sustains, so every variant keeps up.
+		// Latency at one fixed rate for all: half of what Kafka Streams sustained above. A
+		// variant slower than that falls behind, and its latency shows it.
 		double rate = results.containsKey(Variant.B) ? recordsPerSecond(results.get(Variant.B)) / 2 : 5_000;
 		Map<Variant, double[]> latencies = new EnumMap<>(Variant.class);
 		for (Variant variant : VARIANTS) {
