@@ -52,9 +52,7 @@ class BrokerFaultTests {
 			finally {
 				worker.stop(Duration.ofSeconds(60));
 			}
-			OrderPipeline.Result result = pipeline.verify();
-			System.out.println(result.line("broker-restart", RECORDS, 2, 2, started));
-			result.assertExact(RECORDS);
+			pipeline.assertExactOutput("broker-restart", 2, 2, started);
 		}
 	}
 
@@ -81,9 +79,7 @@ class BrokerFaultTests {
 			finally {
 				worker.stop(Duration.ofSeconds(60));
 			}
-			OrderPipeline.Result result = pipeline.verify();
-			System.out.println(result.line("cluster-node-restart", RECORDS, 1, 1, started));
-			result.assertExact(RECORDS);
+			pipeline.assertExactOutput("cluster-node-restart", 1, 1, started);
 		}
 	}
 
@@ -125,9 +121,7 @@ class BrokerFaultTests {
 			finally {
 				worker.stop(Duration.ofSeconds(60));
 			}
-			OrderPipeline.Result result = pipeline.verify();
-			System.out.println(result.line("broker-pause", PAUSED_RECORDS, 0, 0, started));
-			result.assertExact(PAUSED_RECORDS);
+			pipeline.assertExactOutput("broker-pause", 0, 0, started);
 		}
 	}
 
@@ -165,9 +159,7 @@ class BrokerFaultTests {
 					second.stop(Duration.ofSeconds(60));
 				}
 			}
-			OrderPipeline.Result result = pipeline.verify();
-			System.out.println(result.line("zombie", RECORDS, 0, 1, started));
-			result.assertExact(RECORDS);
+			pipeline.assertExactOutput("zombie", 0, 1, started);
 		}
 	}
 

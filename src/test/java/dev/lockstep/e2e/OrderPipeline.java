@@ -167,12 +167,8 @@ final class OrderPipeline {
 		}
 	}
 
-	Result verify() {
-		return verify(Set.of());
-	}
-
 	/** Verify the output holds every seeded order except the excluded ids, exactly once. */
-	Result verify(Set<Long> excluded) {
+	private Result verify(Set<Long> excluded) {
 		Map<Long, Integer> seen = new HashMap<>();
 		Result result = new Result();
 		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
@@ -210,6 +206,25 @@ final class OrderPipeline {
 		}
 		result.duplicates = seen.values().stream().filter((count) -> count > 1).mapToLong((count) -> count - 1).sum();
 		result.missing = this.records - excluded.size() - seen.size();
+		return result;
+	}
+
+	/**
+	 * End a scenario: verify the output, print the scenario's figures as one {@code E2E}
+	 * line, and assert that the output holds every seeded order exactly once.
+	 */
+	Result assertExactOutput(String scenario, int kills, int restarts, long startedNanos) {
+		return assertExactOutput(scenario, Set.of(), kills, restarts, startedNanos);
+	}
+
+	/**
+	 * End a scenario as {@link #assertExactOutput(String, int, int, long)} does, the
+	 * excluded orders left out of the output.
+	 */
+	Result assertExactOutput(String scenario, Set<Long> excluded, int kills, int restarts, long startedNanos) {
+		Result result = verify(excluded);
+		System.out.println(result.line(scenario, this.records, kills, restarts, startedNanos));
+		result.assertExact(this.records - excluded.size());
 		return result;
 	}
 
