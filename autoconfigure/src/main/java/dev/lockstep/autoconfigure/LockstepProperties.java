@@ -621,6 +621,8 @@ public class LockstepProperties {
 		 */
 		private String quarantineTopic;
 
+		private final Guard guard = new Guard();
+
 		public InvalidInputMode getPolicy() {
 			return this.policy;
 		}
@@ -635,6 +637,44 @@ public class LockstepProperties {
 
 		public void setQuarantineTopic(String quarantineTopic) {
 			this.quarantineTopic = quarantineTopic;
+		}
+
+		public Guard getGuard() {
+			return this.guard;
+		}
+
+	}
+
+	/**
+	 * When the quarantine policy blocks instead: a worker pointed at the wrong registry or
+	 * topic must not move a whole topic into quarantine.
+	 */
+	public static class Guard {
+
+		/**
+		 * How many of a slot's most recent records are counted.
+		 */
+		private int window = 100;
+
+		/**
+		 * Share of invalid records in the window above which quarantine blocks the slot.
+		 */
+		private double maxRatio = 0.5;
+
+		public int getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(int window) {
+			this.window = window;
+		}
+
+		public double getMaxRatio() {
+			return this.maxRatio;
+		}
+
+		public void setMaxRatio(double maxRatio) {
+			this.maxRatio = maxRatio;
 		}
 
 	}
@@ -653,7 +693,7 @@ public class LockstepProperties {
 	}
 
 	/**
-	 * Backoff between a worker's recovery attempts.
+	 * Backoff between a worker's recovery attempts, and when a worker counts as stalled.
 	 */
 	public static class Recovery {
 
@@ -666,6 +706,12 @@ public class LockstepProperties {
 		 * Longest backoff; each consecutive failure doubles the wait up to it.
 		 */
 		private Duration maxBackoff = Duration.ofSeconds(10);
+
+		/**
+		 * Consecutive aborted transactions without a commit after which a slot is STALLED
+		 * (health DOWN) until its next commit.
+		 */
+		private int stallAfter = 5;
 
 		public Duration getInitialBackoff() {
 			return this.initialBackoff;
@@ -681,6 +727,14 @@ public class LockstepProperties {
 
 		public void setMaxBackoff(Duration maxBackoff) {
 			this.maxBackoff = maxBackoff;
+		}
+
+		public int getStallAfter() {
+			return this.stallAfter;
+		}
+
+		public void setStallAfter(int stallAfter) {
+			this.stallAfter = stallAfter;
 		}
 
 	}

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.ValueTransformer;
@@ -112,7 +113,6 @@ class WorkerFactory {
 				worker.getPollTimeout().plus(transaction.getMaxInterval()));
 		consumer.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, worker.getBatchSize());
-		producer.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transaction.getTimeout().toMillis());
 		// A transaction's outputs are flushed at once at commit: larger batches than the
 		// client's 16 KiB mean fewer produce requests for the broker (measured: README,
 		// "Performance"). An explicit batch.size wins.
@@ -126,14 +126,18 @@ class WorkerFactory {
 				this.codecs.deserializer(worker.getKey(), true, prefix + ".key"),
 				this.codecs.deserializer(worker.getValue(), false, prefix + ".value"),
 				this.codecs.serializer(outputKey, true, prefix + ".output-key"),
-				this.codecs.serializer(outputValue, false, prefix + ".output-value"));
+				this.codecs.serializer(outputValue, false, prefix + ".output-value"),
+				List.of(InvalidDataException.class));
 		Duration idle = worker.getIdleTimeout();
 		return new WorkerSettings(name, List.copyOf(worker.getSourceTopics()), worker.getDestination(), groupId,
 				transactionalId, consumer, producer, codecs, worker.getConcurrency(), worker.getPollTimeout(),
-				new WorkerSettings.TransactionSizing(transaction.getMaxRecords(), transaction.getMaxInterval()),
-				new WorkerSettings.InvalidInputPolicy(mode, invalidInput.getQuarantineTopic()),
-				new WorkerSettings.Backoff(worker.getRecovery().getInitialBackoff(),
-						worker.getRecovery().getMaxBackoff()),
+				new WorkerSettings.TransactionSizing(transaction.getMaxRecords(), transaction.getMaxInterval(),
+						transaction.getTimeout()),
+				new WorkerSettings.InvalidInputPolicy(mode, invalidInput.getQuarantineTopic(),
+						new WorkerSettings.InvalidInputPolicy.QuarantineGuard(invalidInput.getGuard().getWindow(),
+								invalidInput.getGuard().getMaxRatio())),
+				new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
+						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
 				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout());
 	}
 

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serializer;
@@ -38,13 +37,10 @@ final class BufferedOutput implements Output {
 	@Override
 	public void send(String topic, Object key, Object value, Headers headers) {
 		RecordHeaders copy = (headers != null) ? new RecordHeaders(headers.toArray()) : new RecordHeaders();
-		try {
-			this.records.add(new ProducerRecord<>(topic, null, this.keySerializer.serialize(topic, copy, key),
-					this.valueSerializer.serialize(topic, copy, value), copy));
-		}
-		catch (SerializationException ex) {
-			throw new InvalidRecordException("Output for " + topic + " cannot be encoded: " + ex.getMessage(), ex);
-		}
+		// An encoding failure propagates as it is: the codec's exception type says whether
+		// the value can never be encoded or the codec failed for now (a registry outage).
+		this.records.add(new ProducerRecord<>(topic, null, this.keySerializer.serialize(topic, copy, key),
+				this.valueSerializer.serialize(topic, copy, value), copy));
 	}
 
 	List<ProducerRecord<byte[], byte[]>> records() {

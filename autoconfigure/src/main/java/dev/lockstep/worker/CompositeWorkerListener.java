@@ -3,7 +3,6 @@ package dev.lockstep.worker;
 import java.util.List;
 import java.util.Map;
 
-import dev.lockstep.worker.RecoveryPolicy.Recovery;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
@@ -59,8 +58,8 @@ public class CompositeWorkerListener implements WorkerListener {
 	}
 
 	@Override
-	public void recovered(String worker, int slot, Recovery recovery) {
-		this.listeners.forEach((listener) -> listener.recovered(worker, slot, recovery));
+	public void recovered(String worker, int slot, FailureCategory category) {
+		this.listeners.forEach((listener) -> listener.recovered(worker, slot, category));
 	}
 
 	@Override

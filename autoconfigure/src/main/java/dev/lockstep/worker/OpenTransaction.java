@@ -76,6 +76,10 @@ final class OpenTransaction implements Callback {
 				|| System.nanoTime() - this.startedNanos >= sizing.maxInterval().toNanos();
 	}
 
+	Duration age() {
+		return Duration.ofNanos(System.nanoTime() - this.startedNanos);
+	}
+
 	boolean isEmpty() {
 		return this.records == 0;
 	}

@@ -1,38 +1,20 @@
 package dev.lockstep.worker;
 
 /**
- * Maps a failure on a worker's transactional path to what the worker does about it, so
- * that the slot loop stays a loop. {@link DefaultRecoveryPolicy} follows kafka-clients'
- * exception classes; replace it to treat application exceptions differently.
+ * The user's hook into a worker's failure handling: it sees each failure with the
+ * category the {@link FailureClassifier} gave it, and may give another, for example to
+ * treat an application exception as {@link FailureCategory#INVALID_INPUT}.
+ * {@link DefaultRecoveryPolicy} keeps the classifier's category.
  */
 @FunctionalInterface
 public interface RecoveryPolicy {
 
 	/**
-	 * Decide how to recover from a failure.
-	 * @param failure the failure (never an {@link InvalidRecordException}: invalid input
-	 * is the invalid-input policy's business)
-	 * @return the recovery
+	 * Decide the category of a failure.
+	 * @param failure the failure
+	 * @param classified the category the classifier gave it
+	 * @return the category the worker acts on
 	 */
-	Recovery classify(Throwable failure);
-
-	/**
-	 * The recoveries a worker knows.
-	 */
-	enum Recovery {
-
-		/** Retry the same operation after a backoff (a timed-out commit is retried, not replaced). */
-		RETRY,
-
-		/** Abort the transaction, rewind the consumer to the committed offsets, replay after a backoff. */
-		ABORT,
-
-		/** Close the producer, rewind, and continue with a new producer of the same transactional id. */
-		REPLACE_PRODUCER,
-
-		/** Another instance with the same transactional id took over: stop this slot and say so. */
-		FENCED
-
-	}
+	FailureCategory recover(Throwable failure, FailureCategory classified);
 
 }

@@ -25,6 +25,11 @@ final class SlotMonitor {
 
 	private final Clock clock;
 
+	private final int stallAfterAborts;
+
+	// Written by the slot's thread only.
+	private int consecutiveAborts;
+
 	private final Deque<String> recentErrors = new ArrayDeque<>();
 
 	private volatile WorkerStatus status = WorkerStatus.STARTING;
@@ -41,10 +46,11 @@ final class SlotMonitor {
 
 	private volatile Instant openTransactionSince;
 
-	SlotMonitor(int slot, String transactionalId, Clock clock) {
+	SlotMonitor(int slot, String transactionalId, Clock clock, int stallAfterAborts) {
 		this.slot = slot;
 		this.transactionalId = transactionalId;
 		this.clock = clock;
+		this.stallAfterAborts = stallAfterAborts;
 	}
 
 	void status(WorkerStatus status) {
@@ -68,6 +74,22 @@ final class SlotMonitor {
 	void committed(int records) {
 		this.committedRecords += records;
 		this.lastCommit = this.clock.instant();
+		this.consecutiveAborts = 0;
+		if (this.status == WorkerStatus.STALLED) {
+			this.status = WorkerStatus.RUNNING;
+		}
+	}
+
+	/**
+	 * The slot recovered from a failure by giving its transaction up: after enough in a
+	 * row without a commit, a running slot is STALLED.
+	 */
+	void aborted() {
+		this.consecutiveAborts++;
+		if (this.consecutiveAborts >= this.stallAfterAborts && this.status == WorkerStatus.RUNNING) {
+			this.status = WorkerStatus.STALLED;
+			error("STALLED: " + this.consecutiveAborts + " transactions in a row aborted without a commit");
+		}
 	}
 
 	void lag(Map<TopicPartition, Long> lag) {

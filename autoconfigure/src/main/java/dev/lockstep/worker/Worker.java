@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -56,13 +57,22 @@ public final class Worker {
 	 */
 	public Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
 			WorkerListener listener) {
+		this(settings, processor, recoveryPolicy, listener, (slot) -> new KafkaSlotClients(settings, slot));
+	}
+
+	Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
+			WorkerListener listener, Function<SlotId, SlotClients> clients) {
 		this.settings = settings;
 		long stopAfter = settings.bounds().stopAfterRecords();
 		RecordBudget budget = (stopAfter > 0) ? new RecordBudget(stopAfter) : null;
+		FailureClassifier classifier = new FailureClassifier(settings.codecs().invalidData());
 		for (int slot = 0; slot < settings.concurrency(); slot++) {
-			SlotMonitor monitor = new SlotMonitor(slot, settings.transactionalId(slot), Clock.systemUTC());
+			SlotId id = SlotId.of(settings, slot);
+			SlotMonitor monitor = new SlotMonitor(slot, id.transactionalId(), Clock.systemUTC(),
+					settings.recovery().stallAfterAborts());
 			this.monitors.add(monitor);
-			this.slots.add(new WorkerSlot(settings, slot, processor, recoveryPolicy, monitor, budget, listener));
+			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), processor, classifier, recoveryPolicy,
+					monitor, budget, listener));
 		}
 	}
 

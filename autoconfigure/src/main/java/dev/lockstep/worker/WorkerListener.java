@@ -3,7 +3,6 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.lockstep.worker.RecoveryPolicy.Recovery;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
@@ -83,12 +82,12 @@ public interface WorkerListener {
 	}
 
 	/**
-	 * A failure was recovered from (or stopped the slot, for FENCED).
+	 * A failure was recovered from (or stopped the slot, for a FENCED takeover).
 	 * @param worker the worker's name
 	 * @param slot the slot index
-	 * @param recovery the recovery applied
+	 * @param category the failure's category, which says what the slot did
 	 */
-	default void recovered(String worker, int slot, Recovery recovery) {
+	default void recovered(String worker, int slot, FailureCategory category) {
 	}
 
 	/**

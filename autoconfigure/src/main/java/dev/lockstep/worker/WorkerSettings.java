@@ -24,14 +24,14 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param pollTimeout the longest a poll waits for records
  * @param transaction when an open transaction is committed
  * @param invalidInput what happens to records that can never be processed
- * @param backoff the backoff between recovery attempts
+ * @param recovery the back-off between recovery attempts, and when a slot counts as stalled
  * @param bounds optional bounds for one-shot runs
  * @param shutdownTimeout the longest a graceful stop waits for the slots
  */
 public record WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
 		String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
 		Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
-		InvalidInputPolicy invalidInput, Backoff backoff, Bounds bounds, Duration shutdownTimeout) {
+		InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout) {
 
 	public WorkerSettings {
 		sourceTopics = List.copyOf(sourceTopics);
@@ -54,25 +54,61 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 
 	/**
 	 * The codecs of a worker's input and output. Each must be thread-safe: slots share them.
+	 * A codec says what its failures mean by their type: an exception of one of the
+	 * {@code invalidData} types means bytes (or a value) that can never be decoded (or
+	 * encoded), and the record is invalid input; any other failure is transient, and the
+	 * transaction is aborted and replayed.
 	 *
 	 * @param keyDeserializer decodes input keys
 	 * @param valueDeserializer decodes input values
 	 * @param keySerializer encodes output keys
 	 * @param valueSerializer encodes output values
+	 * @param invalidData the exception types by which the codecs report invalid data
 	 */
 	public record Codecs(Deserializer<?> keyDeserializer, Deserializer<?> valueDeserializer,
-			Serializer<?> keySerializer, Serializer<?> valueSerializer) {
+			Serializer<?> keySerializer, Serializer<?> valueSerializer, List<Class<? extends Throwable>> invalidData) {
+
+		public Codecs {
+			invalidData = List.copyOf(invalidData);
+		}
+
+		/**
+		 * Create codecs that report no failure as invalid data.
+		 * @param keyDeserializer decodes input keys
+		 * @param valueDeserializer decodes input values
+		 * @param keySerializer encodes output keys
+		 * @param valueSerializer encodes output values
+		 */
+		public Codecs(Deserializer<?> keyDeserializer, Deserializer<?> valueDeserializer,
+				Serializer<?> keySerializer, Serializer<?> valueSerializer) {
+			this(keyDeserializer, valueDeserializer, keySerializer, valueSerializer, List.of());
+		}
 
 	}
 
 	/**
 	 * When an open transaction is committed: after this many input records or this long
-	 * after it began, whichever comes first. A transaction may span several polls.
+	 * after it began, whichever comes first, checked before every record. A transaction
+	 * may span several polls.
 	 *
 	 * @param maxRecords the most input records in one transaction
 	 * @param maxInterval the longest a transaction stays open
+	 * @param timeout the producer's {@code transaction.timeout.ms}: the coordinator aborts
+	 * a transaction open longer
 	 */
-	public record TransactionSizing(int maxRecords, Duration maxInterval) {
+	public record TransactionSizing(int maxRecords, Duration maxInterval, Duration timeout) {
+
+		/** Kafka's default transaction timeout. */
+		public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(1);
+
+		/**
+		 * Create sizing with Kafka's default transaction timeout of one minute.
+		 * @param maxRecords the most input records in one transaction
+		 * @param maxInterval the longest a transaction stays open
+		 */
+		public TransactionSizing(int maxRecords, Duration maxInterval) {
+			this(maxRecords, maxInterval, DEFAULT_TIMEOUT);
+		}
 
 	}
 
@@ -82,8 +118,42 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	 *
 	 * @param mode block the worker at the record, or quarantine it
 	 * @param quarantineTopic where quarantined records go, for {@link Mode#QUARANTINE}
+	 * @param guard when quarantine blocks instead
 	 */
-	public record InvalidInputPolicy(Mode mode, String quarantineTopic) {
+	public record InvalidInputPolicy(Mode mode, String quarantineTopic, QuarantineGuard guard) {
+
+		/**
+		 * Create a policy with the default guard.
+		 * @param mode block the worker at the record, or quarantine it
+		 * @param quarantineTopic where quarantined records go, for {@link Mode#QUARANTINE}
+		 */
+		public InvalidInputPolicy(Mode mode, String quarantineTopic) {
+			this(mode, quarantineTopic, QuarantineGuard.DEFAULT);
+		}
+
+		/**
+		 * Under {@link Mode#QUARANTINE}, a slot blocks instead when more than
+		 * {@code maxRatio} of its last {@code window} records were invalid: a worker pointed
+		 * at the wrong registry or topic must not move a whole topic into quarantine.
+		 *
+		 * @param window how many of a slot's most recent records are counted
+		 * @param maxRatio the share of invalid records among them above which the slot blocks
+		 */
+		public record QuarantineGuard(int window, double maxRatio) {
+
+			/** More than half of the last 100 records. */
+			public static final QuarantineGuard DEFAULT = new QuarantineGuard(100, 0.5);
+
+			public QuarantineGuard {
+				if (window < 1) {
+					throw new IllegalArgumentException("Guard window must be at least 1, not " + window);
+				}
+				if (!(maxRatio > 0 && maxRatio <= 1)) {
+					throw new IllegalArgumentException("Guard ratio must be above 0 and at most 1, not " + maxRatio);
+				}
+			}
+
+		}
 
 		/**
 		 * The invalid-input modes.
@@ -101,12 +171,33 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	}
 
 	/**
-	 * Exponential backoff between recovery attempts.
+	 * Exponential back-off between recovery attempts, and when a slot that keeps aborting
+	 * reports itself {@link WorkerStatus#STALLED}.
 	 *
-	 * @param initial the first wait
-	 * @param max the longest wait
+	 * @param initialBackoff the first wait
+	 * @param maxBackoff the longest wait
+	 * @param stallAfterAborts consecutive aborted transactions without a commit after which
+	 * the slot is STALLED (until its next commit)
 	 */
-	public record Backoff(Duration initial, Duration max) {
+	public record Recovery(Duration initialBackoff, Duration maxBackoff, int stallAfterAborts) {
+
+		/** A slot is STALLED after 5 consecutive aborts by default. */
+		public static final int DEFAULT_STALL_AFTER_ABORTS = 5;
+
+		public Recovery {
+			if (stallAfterAborts < 1) {
+				throw new IllegalArgumentException("Stall threshold must be at least 1, not " + stallAfterAborts);
+			}
+		}
+
+		/**
+		 * Create a recovery setting with the default stall threshold.
+		 * @param initialBackoff the first wait
+		 * @param maxBackoff the longest wait
+		 */
+		public Recovery(Duration initialBackoff, Duration maxBackoff) {
+			this(initialBackoff, maxBackoff, DEFAULT_STALL_AFTER_ABORTS);
+		}
 
 	}
 

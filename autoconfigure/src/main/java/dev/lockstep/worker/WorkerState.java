@@ -6,7 +6,7 @@ import java.util.List;
  * A snapshot of a worker's state: the most urgent status of its slots, and each slot's.
  *
  * @param name the worker's name
- * @param status FENCED, FAILED, BLOCKED or PAUSED when any slot is; STARTING while any slot
+ * @param status FENCED, FAILED, BLOCKED, STALLED or PAUSED when any slot is; STARTING while any slot
  * starts; STOPPED when all slots stopped; otherwise RUNNING
  * @param slots each slot's state
  */
@@ -14,7 +14,7 @@ public record WorkerState(String name, WorkerStatus status, List<SlotState> slot
 
 	static WorkerStatus summarize(List<SlotState> slots) {
 		for (WorkerStatus urgent : List.of(WorkerStatus.FENCED, WorkerStatus.FAILED, WorkerStatus.BLOCKED,
-				WorkerStatus.PAUSED, WorkerStatus.STARTING)) {
+				WorkerStatus.STALLED, WorkerStatus.PAUSED, WorkerStatus.STARTING)) {
 			if (slots.stream().anyMatch((slot) -> slot.status() == urgent)) {
 				return urgent;
 			}

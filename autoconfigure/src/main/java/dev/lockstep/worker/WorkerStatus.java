@@ -24,6 +24,13 @@ public enum WorkerStatus {
 	FAILED,
 
 	/** Stopped normally. */
-	STOPPED
+	STOPPED,
+
+	/**
+	 * Running, but every recent transaction was aborted (a configured number in a row
+	 * without a commit): nothing moves until the cause goes away. Back to RUNNING at the
+	 * next commit.
+	 */
+	STALLED
 
 }

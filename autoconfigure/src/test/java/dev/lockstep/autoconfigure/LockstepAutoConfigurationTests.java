@@ -134,10 +134,10 @@ class LockstepAutoConfigurationTests {
 					.containsEntry("fetch.min.bytes", "1024")
 					.containsEntry("max.poll.records", 250)
 					.doesNotContainKey("key.deserializer");
-				assertThat(settings.producerProperties()).containsEntry("transaction.timeout.ms", 20000)
-					.containsEntry("linger.ms", "5")
+				assertThat(settings.producerProperties()).containsEntry("linger.ms", "5")
 					.containsEntry("batch.size", 128 * 1024);
-				assertThat(settings.transaction()).isEqualTo(new WorkerSettings.TransactionSizing(42, Duration.ofMillis(250)));
+				assertThat(settings.transaction()).isEqualTo(new WorkerSettings.TransactionSizing(42, Duration.ofMillis(250),
+						Duration.ofSeconds(20)));
 				assertThat(settings.invalidInput()).isEqualTo(new WorkerSettings.InvalidInputPolicy(Mode.QUARANTINE,
 						"orders-quarantine"));
 				assertThat(settings.bounds()).isEqualTo(new WorkerSettings.Bounds(3, Duration.ofSeconds(60)));
@@ -153,7 +153,7 @@ class LockstepAutoConfigurationTests {
 		this.withWorker.run((context) -> {
 			WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
 			assertThat(settings.transaction())
-				.isEqualTo(new WorkerSettings.TransactionSizing(50_000, Duration.ofMillis(100)));
+				.isEqualTo(new WorkerSettings.TransactionSizing(50_000, Duration.ofMillis(100), Duration.ofSeconds(10)));
 			assertThat(settings.producerProperties()).containsEntry("batch.size", 128 * 1024);
 		});
 		this.withWorker.withPropertyValues("spring.kafka.producer.batch-size=32KB").run((context) -> {

@@ -16,7 +16,7 @@ import dev.lockstep.registry.kafka.RawAvroSerializer;
 import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import dev.lockstep.test.registry.TestSchemaRegistry;
-import dev.lockstep.worker.WorkerSettings.Backoff;
+import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
@@ -55,6 +55,8 @@ class WorkerFaultTests {
 
 	private final String group = "group-" + UUID.randomUUID();
 
+	private final String quarantine = "quarantine-" + UUID.randomUUID();
+
 	private final List<Worker> workers = new ArrayList<>();
 
 	@BeforeAll
@@ -79,10 +81,10 @@ class WorkerFaultTests {
 		kafka.createTopics(4, this.input, this.output);
 		kafka.produce(orders(0, 1000));
 		Worker first = start(settings("tx-a", 2, new Codecs(new StringDeserializer(),
-				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class))));
+				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class), WorkerTests.INVALID_DATA)));
 		await().atMost(Duration.ofSeconds(60)).until(() -> first.state().committedRecords() >= 300);
 		Worker second = start(settings("tx-b", 1, new Codecs(new StringDeserializer(),
-				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class))));
+				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class), WorkerTests.INVALID_DATA)));
 		kafka.produce(orders(1000, 2000));
 		await().atMost(Duration.ofSeconds(60))
 			.until(() -> first.state().committedRecords() + second.state().committedRecords() >= 1500);
@@ -114,9 +116,10 @@ class WorkerFaultTests {
 			RegistryAvroSerializer<Order> valueSerializer = new RegistryAvroSerializer<>();
 			valueSerializer.configure(serde, false);
 			Worker worker = start(settings("tx", 1,
-					new Codecs(new StringDeserializer(), valueDeserializer, new StringSerializer(), valueSerializer)));
+					new Codecs(new StringDeserializer(), valueDeserializer, new StringSerializer(), valueSerializer,
+							WorkerTests.INVALID_DATA)));
 			await().until(() -> worker.state().slots().get(0).recentErrors().size() >= 3);
-			assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+			assertThat(worker.state().status()).isIn(WorkerStatus.RUNNING, WorkerStatus.STALLED);
 			assertThat(worker.state().committedRecords()).isZero();
 			assertThat(kafka.committedOffsets(this.group)).isEmpty();
 			registry.restart();
@@ -124,6 +127,73 @@ class WorkerFaultTests {
 			assertThat(kafka.readCommitted(this.output, 50)).extracting(WorkerTests::key).doesNotHaveDuplicates()
 				.hasSize(50);
 		}
+	}
+
+	/**
+	 * Issue 12, defect 1: raw-Avro input (no registry), registry-Avro output, quarantine
+	 * policy, registry down before the first output's schema id is resolved. Before the
+	 * failure model, every record went to the quarantine topic as "cannot be encoded".
+	 */
+	@Test
+	void outputRegistryOutageUnderQuarantineQuarantinesNothingAndCommitsNothingWhileDown() {
+		try (TestSchemaRegistry registry = TestSchemaRegistry.start()) {
+			registry.register(this.output + "-value", Order.getClassSchema());
+			Map<String, Object> serde = Map.of("schema.registry.url", registry.url(), "lockstep.registry.retries", 0,
+					"lockstep.registry.timeout.ms", 1000);
+			kafka.createTopics(1, this.input, this.output, this.quarantine);
+			kafka.produce(orders(0, 30));
+			registry.stop();
+			RegistryAvroSerializer<Order> valueSerializer = new RegistryAvroSerializer<>();
+			valueSerializer.configure(serde, false);
+			WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
+					new RawAvroDeserializer<>(Order.class), new StringSerializer(), valueSerializer,
+					WorkerTests.INVALID_DATA));
+			WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
+					base.groupId(), base.transactionalId(), base.consumerProperties(), base.producerProperties(),
+					base.codecs(), 1, base.pollTimeout(), base.transaction(),
+					new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine), base.recovery(), base.bounds(),
+					base.shutdownTimeout());
+			Worker worker = start(settings);
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> worker.state().slots().get(0).recentErrors().size() >= 3);
+			assertThat(worker.state().committedRecords()).isZero();
+			assertThat(kafka.committedOffsets(this.group)).isEmpty();
+			registry.restart();
+			await().atMost(Duration.ofSeconds(60)).until(() -> worker.state().committedRecords() == 30);
+			assertThat(kafka.readCommitted(this.output, 30)).extracting(WorkerTests::key).doesNotHaveDuplicates()
+				.hasSize(30);
+			assertThat(kafka.readCommitted(this.quarantine, 0)).isEmpty();
+		}
+	}
+
+	/**
+	 * Issue 12, defect 2: a processor call (as a GC pause or a frozen VM) outlasts the
+	 * transaction timeout; the coordinator aborts the transaction and bumps the epoch
+	 * (its check runs every 10 s). Before the failure model, the slot mostly met
+	 * {@code ProducerFencedException} and stopped FENCED with no other instance alive.
+	 */
+	@Test
+	void processorStalledPastTheTransactionTimeoutRecoversWithoutBeingFenced() {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(orders(0, 50));
+		AtomicInteger calls = new AtomicInteger();
+		WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
+				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class),
+				WorkerTests.INVALID_DATA));
+		WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
+				base.groupId(), base.transactionalId(), base.consumerProperties(), base.producerProperties(),
+				base.codecs(), 1, base.pollTimeout(),
+				new TransactionSizing(500, Duration.ofMillis(100), Duration.ofSeconds(2)), base.invalidInput(),
+				base.recovery(), base.bounds(), base.shutdownTimeout());
+		Worker worker = start(settings, RecordProcessor.of((Order order) -> {
+			if (calls.incrementAndGet() == 5) {
+				await().pollDelay(Duration.ofSeconds(16)).atMost(Duration.ofSeconds(20)).until(() -> true);
+			}
+			return WorkerTests.normalize(order);
+		}));
+		await().atMost(Duration.ofSeconds(90)).until(() -> worker.state().committedRecords() == 50);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertExactOutput(50);
 	}
 
 	@Test
@@ -137,11 +207,11 @@ class WorkerFaultTests {
 		producer.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 3000);
 		producer.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60000);
 		WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
-				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class)));
+				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class), WorkerTests.INVALID_DATA));
 		WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
 				base.groupId(), base.transactionalId(), base.consumerProperties(), producer, base.codecs(), 1,
 				base.pollTimeout(), new TransactionSizing(500, Duration.ofSeconds(3)), base.invalidInput(),
-				base.backoff(), base.bounds(), base.shutdownTimeout());
+				base.recovery(), base.bounds(), base.shutdownTimeout());
 		Worker worker = start(settings, RecordProcessor.of((Order order) -> {
 			processed.incrementAndGet();
 			return WorkerTests.normalize(order);
@@ -164,10 +234,10 @@ class WorkerFaultTests {
 		// Every output record is larger than the producer may send.
 		producer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64);
 		WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
-				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class)));
+				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class), WorkerTests.INVALID_DATA));
 		WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
 				base.groupId(), base.transactionalId(), base.consumerProperties(), producer, base.codecs(), 1,
-				base.pollTimeout(), base.transaction(), base.invalidInput(), base.backoff(), base.bounds(),
+				base.pollTimeout(), base.transaction(), base.invalidInput(), base.recovery(), base.bounds(),
 				base.shutdownTimeout());
 		Worker worker = start(settings);
 		await().atMost(Duration.ofSeconds(60))
@@ -211,7 +281,7 @@ class WorkerFaultTests {
 		return new WorkerSettings("fault", List.of(this.input), this.output, this.group,
 				transactionalId + "-" + this.group, consumer, kafka.clientProperties(), codecs, concurrency,
 				Duration.ofMillis(100), new TransactionSizing(500, Duration.ofMillis(100)),
-				new InvalidInputPolicy(Mode.BLOCK, null), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
+				new InvalidInputPolicy(Mode.BLOCK, null), new Recovery(Duration.ofMillis(100), Duration.ofSeconds(1)),
 				Bounds.NONE, Duration.ofSeconds(30));
 	}
 

@@ -12,11 +12,12 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.metrics.MicrometerWorkerListener;
+import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.registry.kafka.RawAvroDeserializer;
 import dev.lockstep.registry.kafka.RawAvroSerializer;
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
-import dev.lockstep.worker.WorkerSettings.Backoff;
+import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
@@ -50,6 +51,9 @@ class WorkerTests {
 	private static KafkaFixture kafka;
 
 	private static final RawAvroCodec<Order> ORDERS = new RawAvroCodec<>(Order.class);
+
+	/** What Lockstep's codecs throw for data that can never be decoded or encoded. */
+	static final List<Class<? extends Throwable>> INVALID_DATA = List.of(InvalidDataException.class);
 
 	final String input = "orders-" + UUID.randomUUID();
 
@@ -188,7 +192,7 @@ class WorkerTests {
 		assertThat(meters.get("lockstep.worker.transactions").tag("result", "aborted").counter().count()).isEqualTo(2);
 		assertThat(meters.get("lockstep.worker.records").tag("outcome", "processed").counter().count()).isEqualTo(20);
 		assertThat(meters.get("lockstep.worker.records.out").counter().count()).isEqualTo(20);
-		assertThat(meters.get("lockstep.worker.recoveries").tag("recovery", "abort").counter().count()).isEqualTo(2);
+		assertThat(meters.get("lockstep.worker.recoveries").tag("category", "abortable").counter().count()).isEqualTo(2);
 	}
 
 	@Test
@@ -204,8 +208,8 @@ class WorkerTests {
 		});
 		// Treat the processor's failure as fatal: the slot must close its producer, rewind and
 		// continue with a new one under the same transactional id.
-		RecoveryPolicy replacing = (failure) -> (failure instanceof UnsupportedOperationException)
-				? RecoveryPolicy.Recovery.REPLACE_PRODUCER : new DefaultRecoveryPolicy().classify(failure);
+		RecoveryPolicy replacing = (failure, classified) -> (failure instanceof UnsupportedOperationException)
+				? FailureCategory.FATAL : classified;
 		Worker worker = new Worker(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5))),
 				failingOnce, replacing);
 		this.workers.add(worker);
@@ -213,7 +217,7 @@ class WorkerTests {
 		await().until(() -> worker.state().committedRecords() == 20);
 		assertThat(kafka.readCommitted(this.output, 20)).extracting(WorkerTests::key).doesNotHaveDuplicates()
 			.hasSize(20);
-		assertThat(worker.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("REPLACE_PRODUCER"));
+		assertThat(worker.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("FATAL"));
 	}
 
 	@Test
@@ -314,10 +318,10 @@ class WorkerTests {
 		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		consumer.putAll(consumerExtras);
 		Codecs codecs = new Codecs(new StringDeserializer(), new RawAvroDeserializer<>(Order.class),
-				new StringSerializer(), new RawAvroSerializer<>(Order.class));
+				new StringSerializer(), new RawAvroSerializer<>(Order.class), INVALID_DATA);
 		return new WorkerSettings("test", List.of(this.input), this.output, this.group, "tx-" + this.group, consumer,
 				kafka.clientProperties(), codecs, concurrency, Duration.ofMillis(100), sizing,
-				new InvalidInputPolicy(mode, this.quarantine), new Backoff(Duration.ofMillis(50), Duration.ofMillis(200)),
+				new InvalidInputPolicy(mode, this.quarantine), new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)),
 				bounds, Duration.ofSeconds(30));
 	}
 

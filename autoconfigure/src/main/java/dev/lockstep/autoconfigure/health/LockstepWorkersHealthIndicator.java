@@ -14,7 +14,7 @@ import org.springframework.boot.health.contributor.Status;
 
 /**
  * Worker health ({@code lockstep}): UP when every worker is RUNNING; DOWN when any is
- * BLOCKED, FENCED or FAILED; UNKNOWN while one starts; OUT_OF_SERVICE when one is
+ * BLOCKED, STALLED (aborting every transaction), FENCED or FAILED; UNKNOWN while one starts; OUT_OF_SERVICE when one is
  * paused by an operator or all stopped.
  * Details give each worker's slots: status, blocked record, last commit, committed
  * records, lag and recent errors.
@@ -53,7 +53,7 @@ public class LockstepWorkersHealthIndicator extends AbstractHealthIndicator {
 			case RUNNING -> Status.UP;
 			case STARTING -> Status.UNKNOWN;
 			case STOPPED, PAUSED -> Status.OUT_OF_SERVICE;
-			case BLOCKED, FENCED, FAILED -> Status.DOWN;
+			case BLOCKED, STALLED, FENCED, FAILED -> Status.DOWN;
 		};
 	}
 

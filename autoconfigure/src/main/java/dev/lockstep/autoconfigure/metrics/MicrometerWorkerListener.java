@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.lockstep.worker.RecoveryPolicy.Recovery;
+import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.SlotState;
 import dev.lockstep.worker.WorkerListener;
 import io.micrometer.core.instrument.Counter;
@@ -97,11 +97,11 @@ public class MicrometerWorkerListener implements WorkerListener {
 	}
 
 	@Override
-	public void recovered(String worker, int slot, Recovery recovery) {
+	public void recovered(String worker, int slot, FailureCategory category) {
 		Counter.builder("lockstep.worker.recoveries")
-			.description("Failures recovered from, by recovery")
+			.description("Failures recovered from, by category")
 			.tag("worker", worker)
-			.tag("recovery", recovery.name().toLowerCase(Locale.ROOT))
+			.tag("category", category.name().toLowerCase(Locale.ROOT))
 			.register(this.registry)
 			.increment();
 	}

@@ -60,7 +60,8 @@ final class AvroBinary {
 	/**
 	 * Encode one datum, preceded by the wire-format envelope when {@code schemaId} is not
 	 * negative.
-	 * @throws SerializationException when the result would exceed {@code maxBytes}
+	 * @throws InvalidDataException when the datum cannot be encoded with the writer's
+	 * schema, or the result would exceed {@code maxBytes}: no retry can change that
 	 */
 	static <T> byte[] encode(DatumWriter<T> writer, T datum, long schemaId, int maxBytes) {
 		EncodeBuffer buffer = encodeBuffers.get();
@@ -73,7 +74,7 @@ final class AvroBinary {
 			writer.write(datum, buffer.encoder);
 			buffer.encoder.flush();
 			if (buffer.count > maxBytes) {
-				throw new SerializationException(
+				throw new InvalidDataException(
 						"Encoded message of " + buffer.count + " bytes exceeds the limit of " + maxBytes + " bytes");
 			}
 			return Arrays.copyOf(buffer.bytes, buffer.count);
@@ -82,7 +83,7 @@ final class AvroBinary {
 			if (ex instanceof SerializationException serialization) {
 				throw serialization;
 			}
-			throw new SerializationException("Could not encode " + describe(datum) + ": " + ex.getMessage(), ex);
+			throw new InvalidDataException("Could not encode " + describe(datum) + ": " + ex.getMessage(), ex);
 		}
 		finally {
 			if (buffer.bytes.length > RETAINED_BUFFER_BYTES) {
@@ -131,7 +132,7 @@ final class AvroBinary {
 		private void ensure(int extra) {
 			long needed = (long) this.count + extra;
 			if (needed > WireFormat.MAX_MAX_BYTES) {
-				throw new SerializationException("Encoded message exceeds " + WireFormat.MAX_MAX_BYTES + " bytes");
+				throw new InvalidDataException("Encoded message exceeds " + WireFormat.MAX_MAX_BYTES + " bytes");
 			}
 			if (needed > this.bytes.length) {
 				this.bytes = Arrays.copyOf(this.bytes, (int) Math.min(Math.max(needed, 2L * this.bytes.length),

@@ -27,6 +27,10 @@ import org.apache.kafka.common.errors.SerializationException;
  */
 public final class AvroDeserializer<T> {
 
+	/** The registry's error code for a schema id it does not know. */
+	static final int SCHEMA_NOT_FOUND = 40403;
+
+
 	/** Default number of prepared readers kept. */
 	public static final int DEFAULT_CACHE_CAPACITY = 64;
 
@@ -145,7 +149,9 @@ public final class AvroDeserializer<T> {
 			return this.client.schemaById(id);
 		}
 		catch (RegistryException ex) {
-			if (ex.statusCode() == 404) {
+			// Only the registry's own "schema not found" proves the id unknown: a bare 404
+			// (a proxy, a wrong path, a registry still starting) may be transient.
+			if (ex.errorCode() == SCHEMA_NOT_FOUND) {
 				throw new InvalidDataException("Unknown schema id " + id + ": " + ex.getMessage(), ex);
 			}
 			throw new SerializationException("Could not fetch writer schema " + id + " from the registry: "

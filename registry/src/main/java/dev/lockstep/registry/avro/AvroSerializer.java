@@ -1,6 +1,7 @@
 package dev.lockstep.registry.avro;
 
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.SchemaVersion;
 import dev.lockstep.registry.WireFormat;
@@ -123,7 +124,7 @@ public final class AvroSerializer<T> {
 		}
 		if (value instanceof GenericContainer container && container.getSchema() != this.schema
 				&& !container.getSchema().equals(this.schema)) {
-			throw new SerializationException("Record of schema " + container.getSchema().getFullName()
+			throw new InvalidDataException("Record of schema " + container.getSchema().getFullName()
 					+ " does not match the schema of subject " + this.subject);
 		}
 		return AvroBinary.encode(this.writer, value, this.schemaId, this.maxBytes);

@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.avro.AvroSerializer;
 import dev.lockstep.registry.avro.AvroSerializer.SchemaIdSource;
@@ -85,7 +86,7 @@ public class RegistryAvroSerializer<T> implements Serializer<T> {
 			throw new IllegalStateException("RegistryAvroSerializer used before configure()");
 		}
 		if (!(data instanceof GenericContainer container)) {
-			throw new SerializationException(
+			throw new InvalidDataException(
 					"RegistryAvroSerializer writes Avro records, not " + data.getClass().getName());
 		}
 		Schema schema = container.getSchema();

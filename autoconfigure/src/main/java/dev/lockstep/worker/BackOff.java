@@ -1,0 +1,70 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+
+/**
+ * A slot's exponential back-off between recovery attempts: doubled after each failure,
+ * reset by success, cut short for good when the slot is asked to stop.
+ */
+final class BackOff {
+
+	private final WorkerSettings.Recovery recovery;
+
+	private final Object lock = new Object();
+
+	private volatile boolean stopped;
+
+	private int failures;
+
+	BackOff(WorkerSettings.Recovery recovery) {
+		this.recovery = recovery;
+	}
+
+	/**
+	 * Return how long the next {@link #await()} would wait.
+	 * @return the next wait
+	 */
+	Duration next() {
+		long millis = Math.min(this.recovery.maxBackoff().toMillis(),
+				this.recovery.initialBackoff().toMillis() << Math.min(this.failures, 20));
+		return Duration.ofMillis(millis);
+	}
+
+	/**
+	 * Wait the next back-off, unless the slot is stopping.
+	 */
+	void await() {
+		long millis = next().toMillis();
+		this.failures++;
+		synchronized (this.lock) {
+			if (!this.stopped && millis > 0) {
+				try {
+					this.lock.wait(millis);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					this.stopped = true;
+				}
+			}
+		}
+	}
+
+	void reset() {
+		this.failures = 0;
+	}
+
+	/**
+	 * Wake a waiting slot and never wait again.
+	 */
+	void stop() {
+		synchronized (this.lock) {
+			this.stopped = true;
+			this.lock.notifyAll();
+		}
+	}
+
+	boolean isStopped() {
+		return this.stopped;
+	}
+
+}

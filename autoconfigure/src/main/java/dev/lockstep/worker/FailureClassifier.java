@@ -1,0 +1,108 @@
+package dev.lockstep.worker;
+
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TransactionAbortableException;
+
+/**
+ * The one place that decides what a failure means ({@link FailureCategory}):
+ * <ul>
+ * <li>{@link InvalidRecordException}, or an exception of a type the codecs declare as
+ * invalid data ({@link WorkerSettings.Codecs#invalidData()}), anywhere in the cause chain:
+ * {@link FailureCategory#INVALID_INPUT};</li>
+ * <li>{@link ProducerFencedException} and {@link FencedInstanceIdException}:
+ * {@link FailureCategory#FENCED};</li>
+ * <li>every {@link RetriableException} (timeouts): {@link FailureCategory#RETRIABLE};</li>
+ * <li>{@link TransactionAbortableException}, {@link InvalidProducerEpochException},
+ * {@link CommitFailedException}, {@link RebalanceInProgressException}, a record the
+ * broker or client refuses (too large, invalid), a codec failure that is not invalid
+ * data (a {@link SerializationException} of a codec that cannot reach its registry),
+ * and every failure that is not Kafka's own (a processor's exception):
+ * {@link FailureCategory#ABORTABLE};</li>
+ * <li>every other Kafka error (out-of-order sequence, authorization, unsupported
+ * version...): {@link FailureCategory#FATAL}.</li>
+ * </ul>
+ * Wrappers are looked through first: {@link ExecutionException}, {@link CompletionException}
+ * and a plain {@link KafkaException} with a cause (how the consumer reports a failure in a
+ * rebalance callback, and how the producer reports the error that put it in an error state).
+ */
+public final class FailureClassifier {
+
+	private final List<Class<? extends Throwable>> invalidData;
+
+	/**
+	 * Create a classifier.
+	 * @param invalidData the exception types that mean "these bytes can never be decoded
+	 * or encoded", besides {@link InvalidRecordException}
+	 */
+	public FailureClassifier(List<Class<? extends Throwable>> invalidData) {
+		this.invalidData = List.copyOf(invalidData);
+	}
+
+	/**
+	 * Classify a failure.
+	 * @param failure the failure
+	 * @return its category
+	 */
+	public FailureCategory classify(Throwable failure) {
+		if (isInvalidInput(failure)) {
+			return FailureCategory.INVALID_INPUT;
+		}
+		Throwable cause = unwrap(failure);
+		if (cause instanceof ProducerFencedException || cause instanceof FencedInstanceIdException) {
+			return FailureCategory.FENCED;
+		}
+		if (cause instanceof RetriableException) {
+			return FailureCategory.RETRIABLE;
+		}
+		if (cause instanceof TransactionAbortableException || cause instanceof InvalidProducerEpochException
+				|| cause instanceof CommitFailedException || cause instanceof RebalanceInProgressException
+				|| cause instanceof SerializationException || isRecordRefused(cause)
+				|| !(cause instanceof KafkaException)) {
+			return FailureCategory.ABORTABLE;
+		}
+		return FailureCategory.FATAL;
+	}
+
+	private boolean isInvalidInput(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof InvalidRecordException) {
+				return true;
+			}
+			for (Class<? extends Throwable> type : this.invalidData) {
+				if (type.isInstance(cause)) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	// The broker or client refused one record: its transaction aborts, the producer stays usable.
+	private static boolean isRecordRefused(Throwable cause) {
+		return cause instanceof RecordTooLargeException || cause instanceof RecordBatchTooLargeException
+				|| cause instanceof org.apache.kafka.common.InvalidRecordException;
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		Throwable cause = failure;
+		while ((cause instanceof ExecutionException || cause instanceof CompletionException
+				|| cause.getClass() == KafkaException.class) && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+}

@@ -1,0 +1,173 @@
+package dev.lockstep.worker;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+import dev.lockstep.worker.SlotState.BlockedRecord;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+import org.springframework.core.log.LogAccessor;
+
+/**
+ * Decides what becomes of a record that can never be processed: skipped on an
+ * operator's request, quarantined in the open transaction, or blocked at. Under
+ * quarantine, a slot whose recent records are mostly invalid blocks instead (the
+ * {@link InvalidInputPolicy.QuarantineGuard}).
+ */
+final class InvalidInputHandler {
+
+	private static final LogAccessor logger = new LogAccessor(InvalidInputHandler.class);
+
+	static final String ERROR_HEADER_PREFIX = "lockstep.error.";
+
+	private final SlotId id;
+
+	private final InvalidInputPolicy policy;
+
+	private final SlotMonitor monitor;
+
+	// The outcome of the slot's most recent records, true for invalid, as a ring.
+	private final boolean[] recent;
+
+	private int next;
+
+	private int invalidInWindow;
+
+	// The blocked record an operator asked to skip; only that exact record is skipped.
+	private volatile BlockedRecord skipRequested;
+
+	InvalidInputHandler(SlotId id, InvalidInputPolicy policy, SlotMonitor monitor) {
+		this.id = id;
+		this.policy = policy;
+		this.monitor = monitor;
+		this.recent = new boolean[policy.guard().window()];
+	}
+
+	/**
+	 * What the slot does with an invalid record.
+	 */
+	enum Outcome {
+
+		/** The record is in the open transaction (quarantined or skipped): go on. */
+		HANDLED,
+
+		/** Hold the slot at the record. */
+		BLOCK
+
+	}
+
+	/**
+	 * Ask to skip the record the slot is blocked at, if it is still blocked at it.
+	 * @return the record that will be skipped, or {@code null} when the slot is not blocked
+	 */
+	BlockedRecord requestSkip() {
+		BlockedRecord blocked = (this.monitor.status() == WorkerStatus.BLOCKED) ? this.monitor.blockedAt() : null;
+		this.skipRequested = blocked;
+		return blocked;
+	}
+
+	/**
+	 * A record was processed: it counts toward the guard's window.
+	 */
+	void valid() {
+		count(false);
+	}
+
+	/**
+	 * Handle an invalid record inside the open transaction.
+	 * @param raw the record as consumed
+	 * @param reason why it is invalid
+	 * @param transaction the slot's transaction
+	 * @return what the slot does next
+	 */
+	Outcome invalid(ConsumerRecord<byte[], byte[]> raw, Throwable reason, SlotTransaction transaction) {
+		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
+		BlockedRecord skip = this.skipRequested;
+		if (skip != null && skip.topic().equals(raw.topic()) && skip.partition() == raw.partition()
+				&& skip.offset() == raw.offset()) {
+			skip(raw, reason, where, transaction);
+			return Outcome.HANDLED;
+		}
+		if (this.policy.mode() != InvalidInputPolicy.Mode.QUARANTINE) {
+			return Outcome.BLOCK;
+		}
+		count(true);
+		if (guardTripped()) {
+			this.monitor.error("Quarantine guard: " + this.invalidInWindow + " of the last " + this.recent.length
+					+ " records were invalid; blocking instead of quarantining " + where);
+			return Outcome.BLOCK;
+		}
+		transaction.send(quarantined(raw, reason));
+		transaction.begin().quarantined(raw);
+		this.monitor.error("Quarantined " + where + ": " + reason.getMessage());
+		logger.warn(() -> this.id + " quarantined " + where + ": " + reason.getMessage());
+		return Outcome.HANDLED;
+	}
+
+	/**
+	 * Describe why the slot blocks at a record.
+	 * @param reason why the record is invalid
+	 * @return the reason shown in health and logs
+	 */
+	String blockReason(Throwable reason) {
+		String message = String.valueOf(reason.getMessage());
+		return guardTripped() ? "more than " + Math.round(this.policy.guard().maxRatio() * 100) + "% of the last "
+				+ this.recent.length + " records were invalid (is the worker reading the right topic, with the right "
+				+ "registry?), so quarantine blocks: " + message : message;
+	}
+
+	private boolean guardTripped() {
+		return this.invalidInWindow > this.policy.guard().maxRatio() * this.recent.length;
+	}
+
+	private void count(boolean invalid) {
+		if (this.recent[this.next]) {
+			this.invalidInWindow--;
+		}
+		this.recent[this.next] = invalid;
+		if (invalid) {
+			this.invalidInWindow++;
+		}
+		this.next = (this.next + 1) % this.recent.length;
+	}
+
+	/**
+	 * Move past a blocked record on an operator's request, inside the transaction: to the
+	 * quarantine topic when there is one, otherwise only its offset moves.
+	 */
+	private void skip(ConsumerRecord<byte[], byte[]> raw, Throwable reason, String where,
+			SlotTransaction transaction) {
+		this.skipRequested = null;
+		String quarantineTopic = this.policy.quarantineTopic();
+		if (quarantineTopic != null && !quarantineTopic.isBlank()) {
+			ProducerRecord<byte[], byte[]> record = quarantined(raw, reason);
+			header((RecordHeaders) record.headers(), "skipped", "operator");
+			transaction.send(record);
+		}
+		transaction.begin().quarantined(raw);
+		this.monitor.status(WorkerStatus.RUNNING);
+		this.monitor.error("Skipped " + where + " on operator request: " + reason.getMessage());
+		logger.warn(() -> this.id + " skipped " + where + " on operator request"
+				+ ((quarantineTopic != null) ? " (written to " + quarantineTopic + ")" : "") + ": "
+				+ reason.getMessage());
+	}
+
+	private ProducerRecord<byte[], byte[]> quarantined(ConsumerRecord<byte[], byte[]> raw, Throwable reason) {
+		RecordHeaders headers = new RecordHeaders(raw.headers().toArray());
+		header(headers, "topic", raw.topic());
+		header(headers, "partition", Integer.toString(raw.partition()));
+		header(headers, "offset", Long.toString(raw.offset()));
+		header(headers, "exception", reason.getClass().getName());
+		header(headers, "message", String.valueOf(reason.getMessage()));
+		header(headers, "timestamp", Instant.now().toString());
+		return new ProducerRecord<>(this.policy.quarantineTopic(), null, raw.key(), raw.value(), headers);
+	}
+
+	private static void header(RecordHeaders headers, String name, String value) {
+		headers.add(ERROR_HEADER_PREFIX + name, value.getBytes(StandardCharsets.UTF_8));
+	}
+
+}

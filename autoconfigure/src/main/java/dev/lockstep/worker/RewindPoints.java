@@ -1,0 +1,74 @@
+package dev.lockstep.worker;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Where each assigned partition's uncommitted input begins: the offset a rewind seeks
+ * to. A consumer's position only moves by returning records, and every partition of
+ * every poll gets its point before any of its records is processed (its first offset,
+ * unless a commit or the assignment set one already), so no path can rewind past a
+ * record whose output was not committed.
+ */
+final class RewindPoints {
+
+	private final Map<TopicPartition, Long> points = new HashMap<>();
+
+	/**
+	 * Record where each partition of a poll begins, for partitions without a point.
+	 * @param records the records a poll returned
+	 */
+	void polled(ConsumerRecords<?, ?> records) {
+		for (TopicPartition partition : records.partitions()) {
+			if (!this.points.containsKey(partition)) {
+				this.points.put(partition, records.records(partition).get(0).offset());
+			}
+		}
+	}
+
+	/**
+	 * Move the points of committed partitions to their committed offsets.
+	 * @param offsets the offsets a transaction committed
+	 */
+	void committed(Map<TopicPartition, OffsetAndMetadata> offsets) {
+		offsets.forEach((partition, offset) -> this.points.put(partition, offset.offset()));
+	}
+
+	/**
+	 * Set a newly assigned partition's point to where the consumer will read it from.
+	 * @param partition the partition
+	 * @param position its position
+	 */
+	void assigned(TopicPartition partition, long position) {
+		this.points.put(partition, position);
+	}
+
+	void revoked(Collection<TopicPartition> partitions) {
+		partitions.forEach(this.points::remove);
+	}
+
+	/**
+	 * Seek every assigned partition that has a point back to it. A partition without
+	 * one has returned no record since its assignment, so its position has not moved.
+	 * @param consumer the consumer
+	 */
+	void rewind(Consumer<?, ?> consumer) {
+		for (TopicPartition partition : consumer.assignment()) {
+			Long point = this.points.get(partition);
+			if (point != null) {
+				consumer.seek(partition, point);
+			}
+		}
+	}
+
+	Map<TopicPartition, Long> points() {
+		return this.points;
+	}
+
+}

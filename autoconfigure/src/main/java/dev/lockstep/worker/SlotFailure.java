@@ -1,0 +1,21 @@
+package dev.lockstep.worker;
+
+/**
+ * Ends a slot with a status other than STOPPED (FENCED, FAILED).
+ */
+final class SlotFailure extends RuntimeException {
+
+	private static final long serialVersionUID = 1L;
+
+	private final transient WorkerStatus status;
+
+	SlotFailure(WorkerStatus status, String message) {
+		super(message);
+		this.status = status;
+	}
+
+	WorkerStatus status() {
+		return this.status;
+	}
+
+}

@@ -1,0 +1,269 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+
+import org.springframework.core.log.LogAccessor;
+
+/**
+ * A slot's transactional producer and its open transaction: begin, send, commit with
+ * retries, abort, and replacing the producer. A producer fenced while its transaction
+ * had outlived the transaction timeout was fenced by the coordinator's abort of that
+ * transaction, not by another instance: it is replaced; any other fence is a takeover.
+ */
+final class SlotTransaction {
+
+	private static final LogAccessor logger = new LogAccessor(SlotTransaction.class);
+
+	private final SlotId id;
+
+	private final SlotClients clients;
+
+	private final WorkerSettings.TransactionSizing sizing;
+
+	private final Function<Throwable, FailureCategory> failures;
+
+	private final BackOff backOff;
+
+	private final SlotMonitor monitor;
+
+	private final WorkerListener listener;
+
+	private final RecordBudget budget;
+
+	private Producer<byte[], byte[]> producer;
+
+	private OpenTransaction open;
+
+	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings.TransactionSizing sizing,
+			Function<Throwable, FailureCategory> failures, BackOff backOff, SlotMonitor monitor,
+			WorkerListener listener, RecordBudget budget) {
+		this.id = id;
+		this.clients = clients;
+		this.sizing = sizing;
+		this.failures = failures;
+		this.backOff = backOff;
+		this.monitor = monitor;
+		this.listener = listener;
+		this.budget = budget;
+	}
+
+	/**
+	 * Create and initialise the producer, which fences any predecessor with the slot's
+	 * transactional id and aborts its open transaction. Timeouts are retried until the
+	 * slot stops.
+	 */
+	void start() {
+		Producer<byte[], byte[]> created = this.clients.newProducer();
+		while (true) {
+			try {
+				created.initTransactions();
+				this.producer = created;
+				this.listener.producerCreated(this.id.worker(), this.id.index(), created);
+				return;
+			}
+			catch (RuntimeException ex) {
+				FailureCategory category = this.failures.apply(ex);
+				this.monitor.error("Producer initialisation failed (" + category + "): " + ex);
+				if (category != FailureCategory.RETRIABLE || this.backOff.isStopped()) {
+					created.close(Duration.ZERO);
+					if (this.backOff.isStopped()) {
+						return;
+					}
+					throw ex;
+				}
+				this.backOff.await();
+			}
+		}
+	}
+
+	/**
+	 * Return the open transaction, beginning one if none is open.
+	 * @return the open transaction
+	 */
+	OpenTransaction begin() {
+		if (this.open == null) {
+			this.producer.beginTransaction();
+			this.open = new OpenTransaction();
+			this.monitor.transactionOpen(true);
+		}
+		return this.open;
+	}
+
+	void send(List<ProducerRecord<byte[], byte[]>> records) {
+		OpenTransaction transaction = begin();
+		for (ProducerRecord<byte[], byte[]> record : records) {
+			this.producer.send(record, transaction);
+			transaction.output();
+		}
+	}
+
+	void send(ProducerRecord<byte[], byte[]> record) {
+		this.producer.send(record, begin());
+	}
+
+	boolean isOpen() {
+		return this.open != null;
+	}
+
+	boolean isEmpty() {
+		return this.open == null || this.open.isEmpty();
+	}
+
+	/**
+	 * Return whether the open transaction should be committed now: by its record count
+	 * or its age.
+	 * @return whether it is due
+	 */
+	boolean isDue() {
+		return this.open != null && this.open.isDue(this.sizing);
+	}
+
+	/**
+	 * Commit the open transaction with its input offsets. The offsets join the
+	 * transaction while its sends are still in flight; the commit then waits for every
+	 * send and fails if any of them failed, so the offsets never move without the
+	 * outputs. A timed-out call is retried as the same call, never replaced by a new
+	 * transaction, unless the back-off could outlive the transaction timeout.
+	 * @param group the consumer's group metadata, which fences a zombie consumer
+	 * @return the offsets committed
+	 * @throws Exception when the transaction cannot commit
+	 */
+	Map<TopicPartition, OffsetAndMetadata> commit(ConsumerGroupMetadata group) throws Exception {
+		OpenTransaction committing = this.open;
+		long commitStarted = System.nanoTime();
+		Map<TopicPartition, OffsetAndMetadata> offsets = committing.offsets();
+		try {
+			retrying("sending offsets", () -> this.producer.sendOffsetsToTransaction(offsets, group));
+			retrying("commit", this.producer::commitTransaction);
+		}
+		catch (KafkaException ex) {
+			// The producer reports a failed send as its own error state: name the send's failure.
+			committing.throwFailedDelivery();
+			throw ex;
+		}
+		this.open = null;
+		this.monitor.transactionOpen(false);
+		this.monitor.committed(committing.records());
+		this.listener.committed(this.id.worker(), this.id.index(), committing.outcome(commitStarted));
+		return offsets;
+	}
+
+	/**
+	 * Abort the open transaction, if any; its input records will be replayed. A producer
+	 * that cannot abort is replaced: initialising its successor aborts the transaction.
+	 * @throws SlotFailure FENCED when another instance took the transactional id over
+	 */
+	void abort() {
+		if (this.open == null) {
+			return;
+		}
+		boolean outlived = outlivedTimeout();
+		release();
+		try {
+			retrying("abort", this.producer::abortTransaction);
+		}
+		catch (RuntimeException ex) {
+			if (this.failures.apply(ex) == FailureCategory.FENCED && !outlived) {
+				throw takeover(ex);
+			}
+			this.monitor.error("Abort failed, replacing the producer: " + ex);
+			replaceProducer();
+		}
+	}
+
+	/**
+	 * Act on a fence: replace the producer when the open transaction outlived the
+	 * transaction timeout (the coordinator aborted it and bumped the epoch; if another
+	 * instance did take over, it is fenced back now and stops when fenced in a young
+	 * transaction), otherwise stop.
+	 * @param failure the fence
+	 * @throws SlotFailure FENCED for a takeover
+	 */
+	void fenced(Throwable failure) {
+		if (!outlivedTimeout()) {
+			throw takeover(failure);
+		}
+		logger.warn(() -> this.id + ": transaction outlived its " + this.sizing.timeout()
+				+ " timeout and was aborted by the coordinator; re-initialising the producer");
+		replaceProducer();
+	}
+
+	/**
+	 * Close the producer and continue with a new one of the same transactional id; the
+	 * open transaction, if any, is given up (the new producer's initialisation aborts it).
+	 */
+	void replaceProducer() {
+		release();
+		close(Duration.ZERO);
+		start();
+	}
+
+	private boolean outlivedTimeout() {
+		return this.open != null && this.open.age().compareTo(this.sizing.timeout()) >= 0;
+	}
+
+	private SlotFailure takeover(Throwable failure) {
+		release();
+		return new SlotFailure(WorkerStatus.FENCED, "another instance with transactional id "
+				+ this.id.transactionalId() + " took over (" + failure.getMessage() + ")");
+	}
+
+	private void release() {
+		OpenTransaction released = this.open;
+		this.open = null;
+		this.monitor.transactionOpen(false);
+		if (released != null) {
+			if (this.budget != null) {
+				this.budget.release(released.records());
+			}
+			this.listener.aborted(this.id.worker(), this.id.index(), released.records());
+		}
+	}
+
+	private void retrying(String operation, Runnable call) {
+		while (true) {
+			try {
+				call.run();
+				return;
+			}
+			catch (RuntimeException ex) {
+				if (this.failures.apply(ex) != FailureCategory.RETRIABLE || this.backOff.isStopped()
+						|| outlastsTimeout(this.backOff.next())) {
+					throw ex;
+				}
+				this.monitor.error(operation + " timed out, retrying: " + ex.getMessage());
+				logger.warn(() -> this.id + " " + operation + " timed out, retrying: " + ex);
+				this.backOff.await();
+			}
+		}
+	}
+
+	// A back-off inside an open transaction must not outlive it: abort instead.
+	private boolean outlastsTimeout(Duration wait) {
+		return this.open != null && this.open.age().plus(wait).compareTo(this.sizing.timeout()) >= 0;
+	}
+
+	void close(Duration timeout) {
+		if (this.producer != null) {
+			this.listener.producerClosing(this.id.worker(), this.id.index(), this.producer);
+			try {
+				this.producer.close(timeout);
+			}
+			catch (RuntimeException ex) {
+				logger.warn(ex, () -> this.id + " producer close");
+			}
+			this.producer = null;
+		}
+	}
+
+}

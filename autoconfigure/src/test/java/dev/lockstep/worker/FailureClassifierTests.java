@@ -1,0 +1,85 @@
+package dev.lockstep.worker;
+
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+
+import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryException;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TransactionAbortableException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FailureClassifierTests {
+
+	private final FailureClassifier classifier = new FailureClassifier(List.of(InvalidDataException.class));
+
+	@Test
+	void processorRejectionAndDeclaredInvalidDataAreInvalidInput() {
+		assertThat(this.classifier.classify(new InvalidRecordException("no price"))).isEqualTo(FailureCategory.INVALID_INPUT);
+		assertThat(this.classifier.classify(new InvalidDataException("bad magic byte")))
+			.isEqualTo(FailureCategory.INVALID_INPUT);
+		assertThat(this.classifier.classify(new IllegalStateException("wrapped", new InvalidRecordException("no price"))))
+			.isEqualTo(FailureCategory.INVALID_INPUT);
+	}
+
+	@Test
+	void registryOutageWhileEncodingOrDecodingIsAbortableNeverInvalidInput() {
+		RegistryException outage = new RegistryException("I/O failure: java.net.ConnectException", 0, 0, true, null);
+		assertThat(this.classifier.classify(new SerializationException("Could not resolve the schema id", outage)))
+			.isEqualTo(FailureCategory.ABORTABLE);
+		RegistryException bare404 = new RegistryException("HTTP 404 Not Found", 404, 404, false, null);
+		assertThat(this.classifier.classify(new SerializationException("Could not fetch writer schema 7", bare404)))
+			.isEqualTo(FailureCategory.ABORTABLE);
+	}
+
+	@Test
+	void fencingIsFenced() {
+		assertThat(this.classifier.classify(new ProducerFencedException("fenced"))).isEqualTo(FailureCategory.FENCED);
+		assertThat(this.classifier.classify(new KafkaException("Cannot execute transactional method because we are in an error state",
+				new ProducerFencedException("fenced")))).isEqualTo(FailureCategory.FENCED);
+	}
+
+	@Test
+	void timeoutsAreRetriable() {
+		assertThat(this.classifier.classify(new TimeoutException("slow"))).isEqualTo(FailureCategory.RETRIABLE);
+		assertThat(this.classifier.classify(new ExecutionException(new TimeoutException("slow"))))
+			.isEqualTo(FailureCategory.RETRIABLE);
+	}
+
+	@Test
+	void abortableTransactionErrorsAndApplicationFailuresAreAbortable() {
+		assertThat(this.classifier.classify(new TransactionAbortableException("abort"))).isEqualTo(FailureCategory.ABORTABLE);
+		assertThat(this.classifier.classify(new CommitFailedException("rebalanced"))).isEqualTo(FailureCategory.ABORTABLE);
+		assertThat(this.classifier.classify(new InvalidProducerEpochException("timed out")))
+			.isEqualTo(FailureCategory.ABORTABLE);
+		assertThat(this.classifier.classify(new IllegalStateException("processor bug"))).isEqualTo(FailureCategory.ABORTABLE);
+		assertThat(this.classifier.classify(new org.apache.kafka.common.errors.RecordTooLargeException("too large")))
+			.isEqualTo(FailureCategory.ABORTABLE);
+	}
+
+	@Test
+	void failureInsideARebalanceCallbackIsClassifiedByItsCauseNotByTheConsumersWrapper() {
+		KafkaException wrapped = new KafkaException("User rebalance callback throws an error",
+				new IllegalStateException("processor bug"));
+		assertThat(this.classifier.classify(wrapped)).isEqualTo(FailureCategory.ABORTABLE);
+	}
+
+	@Test
+	void otherKafkaErrorsAreFatalForTheProducer() {
+		assertThat(this.classifier.classify(new OutOfOrderSequenceException("sequence"))).isEqualTo(FailureCategory.FATAL);
+		assertThat(this.classifier.classify(new AuthorizationException("denied"))).isEqualTo(FailureCategory.FATAL);
+		assertThat(this.classifier.classify(new UnsupportedVersionException("old"))).isEqualTo(FailureCategory.FATAL);
+		assertThat(this.classifier.classify(new KafkaException("unknown"))).isEqualTo(FailureCategory.FATAL);
+	}
+
+}

@@ -1,0 +1,306 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.lockstep.worker.WorkerSettings.Codecs;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TransactionAbortableException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Every failure category, the rewind, the stall status and the takeover-versus-timeout
+ * decision, driven through one slot on Kafka's mock clients.
+ */
+class WorkerSlotTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private MockSlot slot;
+
+	@AfterEach
+	void stop() {
+		if (this.slot != null) {
+			this.slot.close();
+		}
+	}
+
+	@Test
+	void processorFailureAbortsRewindsAndReplaysWithExactOutput() {
+		this.slot = new MockSlot(20);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
+				MockSlot.strings()), RecordProcessor.of((String value) -> {
+					if (calls.incrementAndGet() == 7) {
+						throw new IllegalStateException("pricing service down");
+					}
+					return value.toUpperCase(Locale.ROOT);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 20);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(20));
+		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("ABORTABLE"));
+	}
+
+	@Test
+	void outputCodecThatCannotReachItsRegistryIsRetriedNeverQuarantined() {
+		this.slot = new MockSlot(10);
+		AtomicBoolean registryDown = new AtomicBoolean(true);
+		Codecs codecs = new Codecs(new StringDeserializer(), new StringDeserializer(), new StringSerializer(),
+				new OutageSerializer(registryDown), List.of(BadBytesException.class));
+		Worker worker = this.slot.start(MockSlot.settings(Mode.QUARANTINE,
+				new TransactionSizing(100, Duration.ofMillis(50)), codecs), RecordProcessor.of(WorkerSlotTests::upper));
+		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().size() >= 5);
+		assertThat(worker.state().committedRecords()).isZero();
+		registryDown.set(false);
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
+		assertThat(this.slot.committed(MockSlot.QUARANTINE)).isEmpty();
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
+	}
+
+	@Test
+	void codecFailureOfADeclaredInvalidDataTypeIsQuarantinedInTheTransaction() {
+		this.slot = new MockSlot(10);
+		Codecs codecs = new Codecs(new StringDeserializer(), new BadAt(3), new StringSerializer(),
+				new StringSerializer(), List.of(BadBytesException.class));
+		Worker worker = this.slot.start(MockSlot.settings(Mode.QUARANTINE,
+				new TransactionSizing(100, Duration.ofMillis(50)), codecs), RecordProcessor.of(WorkerSlotTests::upper));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
+		assertThat(this.slot.committed(MockSlot.QUARANTINE)).containsExactly("v3");
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).hasSize(9).doesNotContain("V3");
+	}
+
+	@Test
+	void quarantineBlocksInsteadWhenMostRecentRecordsAreInvalid() {
+		this.slot = new MockSlot(300);
+		// Every record from 100 on is invalid, as when a worker reads with the wrong registry.
+		Codecs codecs = new Codecs(new StringDeserializer(), new BadFrom(100), new StringSerializer(),
+				new StringSerializer(), List.of(BadBytesException.class));
+		Worker worker = this.slot.start(MockSlot.settings(Mode.QUARANTINE,
+				new TransactionSizing(1000, Duration.ofMillis(50)), codecs), RecordProcessor.of(WorkerSlotTests::upper));
+		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.BLOCKED);
+		SlotState state = this.slot.slot();
+		assertThat(state.blockedAt().reason()).contains("more than 50% of the last 100 records were invalid");
+		// 100 valid, then 50 quarantined, then the 51st invalid of the window blocks.
+		assertThat(state.blockedAt().offset()).isEqualTo(150);
+		assertThat(this.slot.committed(MockSlot.QUARANTINE)).hasSize(50);
+		assertThat(this.slot.committedOffset()).isEqualTo(150);
+	}
+
+	@Test
+	void fenceInAYoungTransactionIsATakeoverAndStopsTheSlot() {
+		this.slot = new MockSlot(10);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
+				MockSlot.strings()), RecordProcessor.of((String value) -> {
+					if (calls.incrementAndGet() == 5) {
+						this.slot.producer().fenceProducer();
+					}
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.FENCED);
+		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("tx-0 took over"));
+		assertThat(this.slot.producers).hasSize(1);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
+	}
+
+	@Test
+	void fenceAfterTheTransactionOutlivedItsTimeoutReinitialisesAndContinuesExactly() {
+		this.slot = new MockSlot(10);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
+				new TransactionSizing(100, Duration.ofMillis(100), Duration.ofMillis(300)), MockSlot.strings()),
+				RecordProcessor.of((String value) -> {
+					if (calls.incrementAndGet() == 5) {
+						// A pause past the transaction timeout: the coordinator aborts the
+						// transaction and bumps the epoch, which fences this producer.
+						await().pollDelay(Duration.ofMillis(400)).until(() -> true);
+						this.slot.producer().fenceProducer();
+					}
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(this.slot.producers).hasSize(2);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
+	}
+
+	@Test
+	void slotThatOnlyAbortsIsStalledUntilItCommitsAgain() {
+		this.slot = new MockSlot(10);
+		AtomicBoolean broken = new AtomicBoolean(true);
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
+				MockSlot.strings()), RecordProcessor.of((String value) -> {
+					if (broken.get()) {
+						this.slot.producer().commitTransactionException = new TransactionAbortableException("too large");
+					}
+					else {
+						this.slot.producer().commitTransactionException = null;
+					}
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.STALLED);
+		assertThat(worker.state().committedRecords()).isZero();
+		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("STALLED: 3 transactions"));
+		broken.set(false);
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
+	}
+
+	@Test
+	void rewindReplaysFromTheFirstUncommittedRecordWhenTheAssignedPositionWasUnknown() {
+		this.slot = new MockSlot(10);
+		// The position lookup in the assignment callback fails (a slow coordinator).
+		this.slot.consumer.failPositionOnce = true;
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
+				MockSlot.strings()), RecordProcessor.of((String value) -> {
+					if (calls.incrementAndGet() == 4) {
+						throw new IllegalStateException("transient");
+					}
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
+	}
+
+	@Test
+	void transactionIsCommittedWhenDueEvenInTheMiddleOfAPoll() {
+		this.slot = new MockSlot(20);
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(1000, Duration.ofMillis(50)),
+				MockSlot.strings()), RecordProcessor.of((String value) -> {
+					await().pollDelay(Duration.ofMillis(20)).until(() -> true);
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 20);
+		// One poll returned all 20 records (400 ms of processing): it did not hold one transaction open.
+		assertThat(this.slot.producer().commitCount()).isGreaterThanOrEqualTo(4);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(20));
+	}
+
+	@Test
+	void commitTimeoutIsRetriedButAbortedRatherThanBackingOffPastTheTransactionTimeout() {
+		this.slot = new MockSlot(5);
+		AtomicBoolean slow = new AtomicBoolean(true);
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
+				new TransactionSizing(100, Duration.ofMillis(10), Duration.ofMillis(200)), MockSlot.strings()),
+				RecordProcessor.of((String value) -> {
+					this.slot.producer().commitTransactionException = slow.get() ? new TimeoutException("slow") : null;
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
+			.anyMatch((error) -> error.startsWith("commit timed out, retrying", error.indexOf(' ') + 1)));
+		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
+			.anyMatch((error) -> error.contains("RETRIABLE after")));
+		slow.set(false);
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 5);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(5));
+	}
+
+	@Test
+	void recoveryPolicyMayTurnAnApplicationExceptionIntoInvalidInput() {
+		this.slot = new MockSlot(5);
+		RecoveryPolicy policy = (failure, classified) -> (failure instanceof IllegalArgumentException)
+				? FailureCategory.INVALID_INPUT : classified;
+		Worker worker = this.slot.start(MockSlot.settings(Mode.QUARANTINE,
+				new TransactionSizing(100, Duration.ofMillis(20)), MockSlot.strings()),
+				RecordProcessor.of((String value) -> {
+					if (value.equals("v2")) {
+						throw new IllegalArgumentException("no such product");
+					}
+					return upper(value);
+				}), policy);
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 5);
+		assertThat(this.slot.committed(MockSlot.QUARANTINE)).containsExactly("v2");
+	}
+
+	private static String upper(String value) {
+		return value.toUpperCase(Locale.ROOT);
+	}
+
+	/** A codec's "these bytes are bad" exception. */
+	static class BadBytesException extends SerializationException {
+
+		private static final long serialVersionUID = 1L;
+
+		BadBytesException(String message) {
+			super(message);
+		}
+
+	}
+
+	/** Fails like a registry serializer whose registry cannot be reached. */
+	record OutageSerializer(AtomicBoolean down) implements Serializer<String> {
+
+		@Override
+		public byte[] serialize(String topic, String data) {
+			if (this.down.get()) {
+				throw new SerializationException("Could not resolve the schema id: I/O failure",
+						new java.net.ConnectException("Connection refused"));
+			}
+			return MockSlot.bytes(data);
+		}
+
+		@Override
+		public byte[] serialize(String topic, Headers headers, String data) {
+			return serialize(topic, data);
+		}
+
+	}
+
+	/** Decodes strings, but value {@code v<n>} is bad bytes. */
+	static class BadAt extends StringDeserializer {
+
+		private final String bad;
+
+		BadAt(int n) {
+			this.bad = "v" + n;
+		}
+
+		@Override
+		public String deserialize(String topic, Headers headers, byte[] data) {
+			String value = super.deserialize(topic, headers, data);
+			if (value.equals(this.bad)) {
+				throw new BadBytesException("magic byte 0x7b is not 0");
+			}
+			return value;
+		}
+
+	}
+
+	/** Decodes strings, but every value from {@code v<n>} on is bad bytes. */
+	static class BadFrom extends StringDeserializer {
+
+		private final int from;
+
+		BadFrom(int from) {
+			this.from = from;
+		}
+
+		@Override
+		public String deserialize(String topic, Headers headers, byte[] data) {
+			String value = super.deserialize(topic, headers, data);
+			if (Integer.parseInt(value.substring(1)) >= this.from) {
+				throw new BadBytesException("unknown schema id 7 (40403)");
+			}
+			return value;
+		}
+
+	}
+
+}
