@@ -1,7 +1,6 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -9,13 +8,10 @@ import java.util.function.Function;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serializer;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -54,13 +50,9 @@ final class WorkerSlot implements Runnable {
 
 	private final RewindPoints rewindPoints = new RewindPoints();
 
-	private final Deserializer<Object> keyDeserializer;
+	private final SlotRebalanceListener rebalance;
 
-	private final Deserializer<Object> valueDeserializer;
-
-	private final Serializer<Object> keySerializer;
-
-	private final Serializer<Object> valueSerializer;
+	private final SlotCodecs codecs;
 
 	private volatile boolean stopRequested;
 
@@ -69,10 +61,6 @@ final class WorkerSlot implements Runnable {
 	private boolean paused;
 
 	private Consumer<byte[], byte[]> consumer;
-
-	// A failure that ends the slot, met inside a rebalance callback (where throwing it
-	// would reach the loop wrapped by the consumer).
-	private SlotFailure callbackFailure;
 
 	private long lastInputNanos;
 
@@ -92,10 +80,9 @@ final class WorkerSlot implements Runnable {
 		this.transaction = new SlotTransaction(id, clients, settings.transaction(), this.failures, this.backOff,
 				monitor, listener, budget);
 		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
-		this.keyDeserializer = (Deserializer<Object>) settings.codecs().keyDeserializer();
-		this.valueDeserializer = (Deserializer<Object>) settings.codecs().valueDeserializer();
-		this.keySerializer = (Serializer<Object>) settings.codecs().keySerializer();
-		this.valueSerializer = (Serializer<Object>) settings.codecs().valueSerializer();
+		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commit, this.rewindPoints, monitor,
+				() -> this.consumer);
+		this.codecs = new SlotCodecs(settings);
 	}
 
 	void requestPause(boolean pause) {
@@ -120,7 +107,7 @@ final class WorkerSlot implements Runnable {
 			}
 			this.consumer = this.clients.newConsumer();
 			this.listener.consumerCreated(this.id.worker(), this.id.index(), this.consumer);
-			this.consumer.subscribe(this.settings.sourceTopics(), new CommitBeforeRevocation());
+			this.consumer.subscribe(this.settings.sourceTopics(), this.rebalance);
 			this.monitor.status(WorkerStatus.RUNNING);
 			this.lastInputNanos = System.nanoTime();
 			while (!this.stopRequested) {
@@ -158,7 +145,7 @@ final class WorkerSlot implements Runnable {
 			records = this.consumer.poll(this.settings.pollTimeout());
 		}
 		finally {
-			throwCallbackFailure();
+			this.rebalance.throwFailure();
 		}
 		this.rewindPoints.polled(records);
 		if (records.isEmpty()) {
@@ -203,12 +190,14 @@ final class WorkerSlot implements Runnable {
 			}
 			this.consumer.pause(this.consumer.assignment());
 			this.paused = true;
+			this.rebalance.paused(true);
 			this.monitor.status(WorkerStatus.PAUSED);
 			logger.info(() -> this.id + " paused");
 		}
 		else if (!this.pauseRequested && this.paused) {
 			this.consumer.resume(this.consumer.paused());
 			this.paused = false;
+			this.rebalance.paused(false);
 			this.monitor.status(WorkerStatus.RUNNING);
 			logger.info(() -> this.id + " resumed");
 		}
@@ -221,11 +210,10 @@ final class WorkerSlot implements Runnable {
 	 */
 	private boolean process(ConsumerRecord<byte[], byte[]> raw) throws Exception {
 		OpenTransaction open = this.transaction.begin();
-		BufferedOutput output = new BufferedOutput(this.settings.destination(), this.keySerializer,
-				this.valueSerializer);
+		BufferedOutput output = this.codecs.newOutput();
 		boolean tombstone;
 		try {
-			ConsumerRecord<Object, Object> decoded = decode(raw);
+			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
 			tombstone = decoded.value() == null;
 			this.processor.process(decoded, output);
 		}
@@ -243,13 +231,6 @@ final class WorkerSlot implements Runnable {
 			this.monitor.status(WorkerStatus.RUNNING);
 		}
 		return true;
-	}
-
-	private ConsumerRecord<Object, Object> decode(ConsumerRecord<byte[], byte[]> raw) {
-		Object key = this.keyDeserializer.deserialize(raw.topic(), raw.headers(), raw.key());
-		Object value = this.valueDeserializer.deserialize(raw.topic(), raw.headers(), raw.value());
-		return new ConsumerRecord<>(raw.topic(), raw.partition(), raw.offset(), raw.timestamp(), raw.timestampType(),
-				raw.serializedKeySize(), raw.serializedValueSize(), key, value, raw.headers(), raw.leaderEpoch());
 	}
 
 	private boolean invalid(ConsumerRecord<byte[], byte[]> raw, Exception reason) throws Exception {
@@ -301,14 +282,6 @@ final class WorkerSlot implements Runnable {
 		this.backOff.await();
 	}
 
-	private void throwCallbackFailure() {
-		SlotFailure failure = this.callbackFailure;
-		if (failure != null) {
-			this.callbackFailure = null;
-			throw failure;
-		}
-	}
-
 	private Map<TopicPartition, Long> lag() {
 		Map<TopicPartition, Long> lag = new HashMap<>();
 		for (TopicPartition partition : this.consumer.assignment()) {
@@ -342,66 +315,6 @@ final class WorkerSlot implements Runnable {
 		if (status != WorkerStatus.FENCED && status != WorkerStatus.FAILED) {
 			this.monitor.status(WorkerStatus.STOPPED);
 		}
-	}
-
-	/**
-	 * Before partitions move to another consumer, the open transaction is committed (or
-	 * aborted), so the new owner starts exactly where this slot's output ends.
-	 */
-	private final class CommitBeforeRevocation implements ConsumerRebalanceListener {
-
-		@Override
-		public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-			if (WorkerSlot.this.transaction.isOpen()) {
-				try {
-					commit();
-				}
-				catch (Exception ex) {
-					WorkerSlot.this.monitor.error("Commit before revocation failed: " + ex);
-					abortInCallback();
-					WorkerSlot.this.rewindPoints.rewind(WorkerSlot.this.consumer);
-				}
-			}
-			forget(partitions);
-		}
-
-		@Override
-		public void onPartitionsLost(Collection<TopicPartition> partitions) {
-			abortInCallback();
-			forget(partitions);
-		}
-
-		@Override
-		public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-			for (TopicPartition partition : partitions) {
-				try {
-					WorkerSlot.this.rewindPoints.assigned(partition, WorkerSlot.this.consumer.position(partition));
-				}
-				catch (RuntimeException ex) {
-					// The partition's first poll sets its rewind point instead.
-					logger.debug(() -> WorkerSlot.this.id + " no position yet for " + partition + ": " + ex);
-				}
-			}
-			WorkerSlot.this.monitor.committedOffsets(WorkerSlot.this.rewindPoints.points());
-			if (WorkerSlot.this.paused) {
-				WorkerSlot.this.consumer.pause(partitions);
-			}
-		}
-
-		private void abortInCallback() {
-			try {
-				WorkerSlot.this.transaction.abort();
-			}
-			catch (SlotFailure ex) {
-				WorkerSlot.this.callbackFailure = ex;
-			}
-		}
-
-		private void forget(Collection<TopicPartition> partitions) {
-			WorkerSlot.this.rewindPoints.revoked(partitions);
-			WorkerSlot.this.monitor.committedOffsets(WorkerSlot.this.rewindPoints.points());
-		}
-
 	}
 
 }

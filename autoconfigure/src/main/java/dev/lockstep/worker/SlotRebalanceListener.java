@@ -1,0 +1,130 @@
+package dev.lockstep.worker;
+
+import java.util.Collection;
+import java.util.function.Supplier;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.common.TopicPartition;
+
+import org.springframework.core.log.LogAccessor;
+
+/**
+ * Before partitions move to another consumer, the open transaction is committed (or
+ * aborted and the rest rewound), so the new owner starts exactly where this slot's output
+ * ends. A failure that ends the slot is kept for the loop to throw after the poll:
+ * thrown here, it would reach the loop wrapped by the consumer.
+ */
+final class SlotRebalanceListener implements ConsumerRebalanceListener {
+
+	private static final LogAccessor logger = new LogAccessor(SlotRebalanceListener.class);
+
+	/**
+	 * The slot's commit, which also moves the rewind points.
+	 */
+	@FunctionalInterface
+	interface Commit {
+
+		void commit() throws Exception;
+
+	}
+
+	private final SlotId id;
+
+	private final SlotTransaction transaction;
+
+	private final Commit commit;
+
+	private final RewindPoints rewindPoints;
+
+	private final SlotMonitor monitor;
+
+	private final Supplier<Consumer<byte[], byte[]>> consumer;
+
+	private SlotFailure failure;
+
+	private boolean paused;
+
+	SlotRebalanceListener(SlotId id, SlotTransaction transaction, Commit commit, RewindPoints rewindPoints,
+			SlotMonitor monitor, Supplier<Consumer<byte[], byte[]>> consumer) {
+		this.id = id;
+		this.transaction = transaction;
+		this.commit = commit;
+		this.rewindPoints = rewindPoints;
+		this.monitor = monitor;
+		this.consumer = consumer;
+	}
+
+	/**
+	 * Whether newly assigned partitions start paused (an operator paused the slot).
+	 * @param paused whether the slot is paused
+	 */
+	void paused(boolean paused) {
+		this.paused = paused;
+	}
+
+	/**
+	 * Throw the failure that ended the slot during the last rebalance, if any.
+	 */
+	void throwFailure() {
+		SlotFailure kept = this.failure;
+		if (kept != null) {
+			this.failure = null;
+			throw kept;
+		}
+	}
+
+	@Override
+	public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+		if (this.transaction.isOpen()) {
+			try {
+				this.commit.commit();
+			}
+			catch (Exception ex) {
+				this.monitor.error("Commit before revocation failed: " + ex);
+				abort();
+				this.rewindPoints.rewind(this.consumer.get());
+			}
+		}
+		forget(partitions);
+	}
+
+	@Override
+	public void onPartitionsLost(Collection<TopicPartition> partitions) {
+		abort();
+		forget(partitions);
+	}
+
+	@Override
+	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+		Consumer<byte[], byte[]> assigned = this.consumer.get();
+		for (TopicPartition partition : partitions) {
+			try {
+				this.rewindPoints.assigned(partition, assigned.position(partition));
+			}
+			catch (RuntimeException ex) {
+				// The partition's first poll sets its rewind point instead.
+				logger.debug(() -> this.id + " no position yet for " + partition + ": " + ex);
+			}
+		}
+		this.monitor.committedOffsets(this.rewindPoints.points());
+		if (this.paused) {
+			assigned.pause(partitions);
+		}
+	}
+
+	private void abort() {
+		try {
+			this.transaction.abort();
+		}
+		catch (SlotFailure ex) {
+			this.failure = ex;
+		}
+	}
+
+	private void forget(Collection<TopicPartition> partitions) {
+		this.rewindPoints.revoked(partitions);
+		this.monitor.committedOffsets(this.rewindPoints.points());
+	}
+
+}
