@@ -3,8 +3,7 @@ package dev.lockstep.autoconfigure;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
+import dev.lockstep.worker.ExactlyOnceClients;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -47,9 +46,8 @@ public final class LockstepListenerAutoConfiguration {
 	@ConditionalOnMissingBean(name = "lockstepListenerProducerFactory")
 	DefaultKafkaProducerFactory<Object, Object> lockstepListenerProducerFactory(ProducerFactory<?, ?> producerFactory,
 			LockstepProperties properties, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
-		Map<String, Object> producer = new HashMap<>(producerFactory.getConfigurationProperties());
-		producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-		producer.put(ProducerConfig.ACKS_CONFIG, "all");
+		Map<String, Object> producer = ExactlyOnceClients
+			.producer(new HashMap<>(producerFactory.getConfigurationProperties()));
 		DefaultKafkaProducerFactory<Object, Object> transactional = new DefaultKafkaProducerFactory<>(producer);
 		transactional.setTransactionIdPrefix(properties.getListener().getTransactionIdPrefix());
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(transactional));
@@ -62,9 +60,8 @@ public final class LockstepListenerAutoConfiguration {
 			ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<?, ?> consumerFactory,
 			@Qualifier("lockstepListenerProducerFactory") ProducerFactory<Object, Object> transactionalProducerFactory,
 			ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
-		Map<String, Object> consumer = new HashMap<>(consumerFactory.getConfigurationProperties());
-		consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-		consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		Map<String, Object> consumer = ExactlyOnceClients
+			.consumer(new HashMap<>(consumerFactory.getConfigurationProperties()));
 		ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
 		DefaultKafkaConsumerFactory<Object, Object> consumerFactoryForListeners = new DefaultKafkaConsumerFactory<>(
 				consumer);

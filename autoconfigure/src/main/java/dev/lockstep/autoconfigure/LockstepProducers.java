@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
+import dev.lockstep.worker.ExactlyOnceClients;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -70,8 +71,7 @@ public class LockstepProducers implements DisposableBean {
 		config.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
 		config.putAll(producer.getProperties());
 		this.validator.checkTransactionalProducer("producer '" + name + "'", prefix + ".properties", config);
-		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-		config.put(ProducerConfig.ACKS_CONFIG, "all");
+		ExactlyOnceClients.producer(config);
 		// The codecs arrive configured: the factory must not re-configure them with the producer's map.
 		DefaultKafkaProducerFactory<Object, Object> factory = new DefaultKafkaProducerFactory<>(config,
 				(Serializer<Object>) this.codecs.serializer(producer.getKey(), true, prefix + ".key"),

@@ -97,6 +97,11 @@ class WorkerFactory {
 			throw new LockstepConfigurationException(prefix + ".invalid-input.quarantine-topic", null,
 					"the quarantine policy needs a quarantine topic", "Set the quarantine topic, or use block.");
 		}
+		LockstepProperties.Guard guard = invalidInput.getGuard();
+		refuseIf(guard.getWindow() < 1, prefix + ".invalid-input.guard.window", "must be at least 1");
+		refuseIf(!(guard.getMaxRatio() > 0 && guard.getMaxRatio() <= 1), prefix + ".invalid-input.guard.max-ratio",
+				"must be above 0 and at most 1");
+		refuseIf(worker.getRecovery().getStallAfter() < 1, prefix + ".recovery.stall-after", "must be at least 1");
 		this.validator.checkKnownKeys(prefix + ".consumer", worker.getConsumer(),
 				KafkaPropertiesValidator.CONSUMER_KEYS);
 		this.validator.checkKnownKeys(prefix + ".producer", worker.getProducer(),
@@ -139,6 +144,12 @@ class WorkerFactory {
 				new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
 						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
 				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout());
+	}
+
+	private static void refuseIf(boolean refused, String property, String reason) {
+		if (refused) {
+			throw new LockstepConfigurationException(property, null, reason, "Set a value in range, or remove it.");
+		}
 	}
 
 	private RecordProcessor<?, ?> processor(String name, LockstepProperties.Worker worker) {

@@ -13,8 +13,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The one place that gives a slot's clients the exactly-once contract, over whatever the
- * settings carry: a read_committed consumer that never auto-commits, in the worker's
+ * Builds a slot's clients with the exactly-once contract ({@link ExactlyOnceClients}) over
+ * whatever the settings carry: a read_committed consumer that never auto-commits, in the worker's
  * group; an idempotent producer with {@code acks=all}, the slot's transactional id and
  * the worker's transaction timeout.
  */
@@ -40,20 +40,16 @@ final class KafkaSlotClients implements SlotClients {
 	}
 
 	Map<String, Object> consumerProperties() {
-		Map<String, Object> props = new HashMap<>(this.settings.consumerProperties());
+		Map<String, Object> props = ExactlyOnceClients.consumer(new HashMap<>(this.settings.consumerProperties()));
 		props.put(ConsumerConfig.GROUP_ID_CONFIG, this.settings.groupId());
-		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-		props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
 		props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG,
 				"lockstep-" + this.id.worker() + "-" + this.id.index() + "-consumer");
 		return props;
 	}
 
 	Map<String, Object> producerProperties() {
-		Map<String, Object> props = new HashMap<>(this.settings.producerProperties());
+		Map<String, Object> props = ExactlyOnceClients.producer(new HashMap<>(this.settings.producerProperties()));
 		props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.id.transactionalId());
-		props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-		props.put(ProducerConfig.ACKS_CONFIG, "all");
 		props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) this.settings.transaction().timeout().toMillis());
 		props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG,
 				"lockstep-" + this.id.worker() + "-" + this.id.index() + "-producer");

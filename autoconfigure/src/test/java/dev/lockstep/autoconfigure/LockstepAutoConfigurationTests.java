@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationFailureAnalyzerAccess;
+import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.kafka.RawAvroDeserializer;
 import dev.lockstep.registry.kafka.RawAvroSerializer;
@@ -242,6 +243,33 @@ class LockstepAutoConfigurationTests {
 			.withPropertyValues("lockstep.workers.normalizer.consumer.group.protocol=consumer",
 					"lockstep.workers.normalizer.consumer.session.timeout.ms=10000")
 			.run((context) -> assertRefused(context.getStartupFailure(), "session.timeout.ms", null));
+	}
+
+	@Test
+	void quarantineGuardAndStallThresholdAreMappedAndOutOfRangeValuesRefused() {
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.invalid-input.guard.window=20",
+					"lockstep.workers.normalizer.invalid-input.guard.max-ratio=0.25",
+					"lockstep.workers.normalizer.recovery.stall-after=9")
+			.run((context) -> {
+				WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+				assertThat(settings.invalidInput().guard())
+					.isEqualTo(new WorkerSettings.InvalidInputPolicy.QuarantineGuard(20, 0.25));
+				assertThat(settings.recovery().stallAfterAborts()).isEqualTo(9);
+				assertThat(settings.codecs().invalidData()).containsExactly(InvalidDataException.class);
+			});
+		this.withWorker.run((context) -> {
+			WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+			assertThat(settings.invalidInput().guard())
+				.isEqualTo(WorkerSettings.InvalidInputPolicy.QuarantineGuard.DEFAULT);
+			assertThat(settings.recovery().stallAfterAborts()).isEqualTo(5);
+		});
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.invalid-input.guard.max-ratio=1.5")
+			.run((context) -> assertRefused(context.getStartupFailure(), "guard.max-ratio", null));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.invalid-input.guard.window=0")
+			.run((context) -> assertRefused(context.getStartupFailure(), "guard.window", null));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.recovery.stall-after=0")
+			.run((context) -> assertRefused(context.getStartupFailure(), "stall-after", null));
 	}
 
 	@Test

@@ -3,9 +3,12 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
@@ -19,6 +22,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -153,12 +158,16 @@ class WorkerSlotTests {
 					}
 					return upper(value);
 				}));
+		LockstepWorkersHealthIndicator health = new LockstepWorkersHealthIndicator(
+				new LockstepWorkers(Map.of("mock", worker), Set.of()));
 		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.STALLED);
 		assertThat(worker.state().committedRecords()).isZero();
 		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("STALLED: 3 transactions"));
+		assertThat(health.health(true).getStatus()).isEqualTo(Status.DOWN);
 		broken.set(false);
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
 		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
 	}
 
