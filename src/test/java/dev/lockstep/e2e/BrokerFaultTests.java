@@ -2,24 +2,25 @@ package dev.lockstep.e2e;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import dev.lockstep.test.kafka.KafkaClusterProcesses;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Scenarios 2 to 5 of the exactly-once proof: the single broker (its own process)
  * SIGKILLed and restarted twice while the worker runs; one node of a three-node cluster
  * (replication factor 3, min ISR 2) killed and brought back; a second worker process with
  * the same transactional id, which fences the first; and the broker paused (SIGSTOP) until
- * a commit times out, then resumed. Output exact in every one.
+ * a commit times out, then resumed, which must retry the commit without aborting. Output
+ * exact in every one.
  */
 class BrokerFaultTests {
 
@@ -42,12 +43,13 @@ class BrokerFaultTests {
 			try {
 				for (int restart = 1; restart <= 2; restart++) {
 					long target = pipeline.outputEndOffsets() + 5_000;
-					await().atMost(Duration.ofMinutes(2)).until(() -> pipeline.outputEndOffsets() >= target);
+					worker.awaitUntil("5,000 more outputs before broker kill " + restart, Duration.ofMinutes(4),
+							() -> pipeline.outputEndOffsets() >= target);
 					broker.kill();
 					broker.restart();
 				}
-				await().atMost(Duration.ofMinutes(5)).until(() -> pipeline.groupLag() == 0);
-				assertThat(worker.isAlive()).as(worker::output).isTrue();
+				worker.awaitUntil("group lag 0", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0);
+				assertThat(worker.isAlive()).as(worker::logTail).isTrue();
 			}
 			finally {
 				worker.stop(Duration.ofSeconds(60));
@@ -66,15 +68,17 @@ class BrokerFaultTests {
 			SampleAppProcess worker = pipeline.startWorker(workDir);
 			try {
 				long target = pipeline.outputEndOffsets() + 10_000;
-				await().atMost(Duration.ofMinutes(2)).until(() -> pipeline.outputEndOffsets() >= target);
+				worker.awaitUntil("10,000 outputs before the node kill", Duration.ofMinutes(4),
+						() -> pipeline.outputEndOffsets() >= target);
 				// The node the worker's group and offsets depend on: the harshest one to lose.
 				KafkaBrokerProcess node = cluster.node(pipeline.groupCoordinator());
 				node.kill();
 				long withNodeDown = pipeline.outputEndOffsets() + 5_000;
-				await().atMost(Duration.ofMinutes(2)).until(() -> pipeline.outputEndOffsets() >= withNodeDown);
+				worker.awaitUntil("5,000 outputs with node " + node.nodeId() + " down", Duration.ofMinutes(4),
+						() -> pipeline.outputEndOffsets() >= withNodeDown);
 				node.restart();
-				await().atMost(Duration.ofMinutes(5)).until(() -> pipeline.groupLag() == 0);
-				assertThat(worker.isAlive()).as(worker::output).isTrue();
+				worker.awaitUntil("group lag 0", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0);
+				assertThat(worker.isAlive()).as(worker::logTail).isTrue();
 			}
 			finally {
 				worker.stop(Duration.ofSeconds(60));
@@ -84,7 +88,7 @@ class BrokerFaultTests {
 	}
 
 	@Test
-	void commitThatTimesOutWhileTheBrokerIsPausedIsRetriedAndOutputStaysExact(@TempDir Path workDir)
+	void commitThatTimesOutWhileTheBrokerIsPausedIsRetriedWithoutAnAbortAndOutputStaysExact(@TempDir Path workDir)
 			throws Exception {
 		long started = System.nanoTime();
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start()) {
@@ -95,28 +99,42 @@ class BrokerFaultTests {
 			// held open for 20 s, so the broker can be paused between the last send and the
 			// commit; short client timeouts make the commit time out while it is paused, and a
 			// long session keeps the group from expiring meanwhile, so the retried commit is
-			// the one that lands.
-			SampleAppProcess worker = pipeline.startWorker(workDir, "--lockstep.workers.normalizer.concurrency=1",
+			// the one that lands. The actuator's metrics count the transactions.
+			Actuator actuator = Actuator.onFreePort();
+			List<String> args = new ArrayList<>(actuator.args("health,metrics"));
+			args.addAll(List.of("--lockstep.workers.normalizer.concurrency=1",
 					"--lockstep.workers.normalizer.transaction.max-records=" + (PAUSED_RECORDS + 1),
 					"--lockstep.workers.normalizer.transaction.max-interval=20s",
 					"--lockstep.workers.normalizer.transaction.timeout=60s",
 					"--lockstep.workers.normalizer.producer.max.block.ms=2000",
 					"--lockstep.workers.normalizer.producer.request.timeout.ms=1500",
 					"--lockstep.workers.normalizer.producer.delivery.timeout.ms=3000",
-					"--lockstep.workers.normalizer.consumer.session.timeout.ms=60000");
+					"--lockstep.workers.normalizer.consumer.session.timeout.ms=60000"));
+			SampleAppProcess worker = pipeline.startWorker(workDir, args.toArray(String[]::new));
 			try {
-				await().atMost(Duration.ofMinutes(2)).until(() -> pipeline.outputEndOffsets() >= PAUSED_RECORDS);
-				assertThat(pipeline.groupLag()).as("committed before the pause").isEqualTo(PAUSED_RECORDS);
+				worker.awaitUntil("all " + PAUSED_RECORDS + " outputs sent in the open transaction", Duration.ofMinutes(5),
+						() -> pipeline.outputEndOffsets() >= PAUSED_RECORDS);
+				assertThat(pipeline.groupLag()).as(() -> "committed before the pause\n" + worker.logTail())
+					.isEqualTo(PAUSED_RECORDS);
 				broker.pause();
 				try {
-					await().atMost(Duration.ofMinutes(1))
-						.until(() -> COMMIT_TIMED_OUT.matcher(worker.output()).find());
+					worker.awaitUntil("the worker to log a commit call that timed out", Duration.ofMinutes(3),
+							() -> COMMIT_TIMED_OUT.matcher(worker.output()).find());
 				}
 				finally {
 					broker.resume();
 				}
-				await().atMost(Duration.ofMinutes(5)).until(() -> pipeline.groupLag() == 0);
-				assertThat(worker.isAlive()).as(worker::output).isTrue();
+				worker.awaitUntil("group lag 0", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0);
+				assertThat(worker.isAlive()).as(worker::logTail).isTrue();
+				// The timed-out call is retried as the same call: the open transaction is the one
+				// committed, none is aborted (README, scenario 5).
+				assertThat(actuator.counter("lockstep.worker.transactions", "result:committed"))
+					.as(() -> "committed transactions (lockstep.worker.transactions)\n" + worker.logTail())
+					.isPositive();
+				assertThat(actuator.counter("lockstep.worker.transactions", "result:aborted"))
+					.as(() -> "aborted transactions (lockstep.worker.transactions)\n" + worker.logTail())
+					.isZero();
+				assertThat(worker.output()).as("the worker's log").doesNotContain("recovering (");
 			}
 			finally {
 				worker.stop(Duration.ofSeconds(60));
@@ -136,22 +154,20 @@ class BrokerFaultTests {
 			SampleAppProcess second = null;
 			try {
 				long target = pipeline.outputEndOffsets() + 5_000;
-				await().atMost(Duration.ofMinutes(2)).until(() -> pipeline.outputEndOffsets() >= target);
+				first.awaitUntil("5,000 outputs of the first instance", Duration.ofMinutes(4),
+						() -> pipeline.outputEndOffsets() >= target);
 				second = pipeline.startWorker(workDir);
 				// Once the second instance's consumers joined (its producers initialised the same
 				// transactional ids before that), new input makes the first commit again: fenced.
-				await().atMost(Duration.ofMinutes(2)).until(() -> pipeline.groupMembers() == 4);
+				SampleAppProcess joining = second;
+				SampleAppProcess.awaitUntil("both instances' consumers in the group", Duration.ofMinutes(4),
+						() -> pipeline.groupMembers() == 4, List.of(first, joining));
 				pipeline.seed(RECORDS / 2 + 1, RECORDS);
-				try {
-					await().atMost(Duration.ofMinutes(2)).until(() -> first.output().contains("FENCED"));
-				}
-				catch (ConditionTimeoutException ex) {
-					String out = first.output();
-					throw new AssertionError("first instance never reported FENCED; its output ends with:\n"
-							+ out.substring(Math.max(0, out.length() - 6000)), ex);
-				}
+				first.awaitUntil("the first instance to report FENCED", Duration.ofMinutes(4),
+						() -> first.output().contains("FENCED"));
 				assertThat(first.output()).contains("took over");
-				await().atMost(Duration.ofMinutes(5)).until(() -> pipeline.groupLag() == 0);
+				SampleAppProcess.awaitUntil("group lag 0", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0,
+						List.of(first, joining));
 			}
 			finally {
 				first.stop(Duration.ofSeconds(60));

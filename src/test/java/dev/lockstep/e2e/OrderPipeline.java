@@ -12,11 +12,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeTransactionsResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,13 +28,13 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The sample's pipeline seen from outside: topics, the seeded orders (a tombstone every
@@ -46,6 +49,8 @@ final class OrderPipeline {
 
 	static final String GROUP = "cookbook-normalizers";
 
+	static final String QUARANTINE = "cookbook-quarantine";
+
 	/** A value that is not an Order: a string length prefix larger than the bytes left. */
 	static final byte[] MALFORMED = { 2, 8, 'P' };
 
@@ -56,14 +61,23 @@ final class OrderPipeline {
 	// The schema id framing input values (Confluent wire format), or -1 for raw Avro.
 	private final long inputSchemaId;
 
+	// Whether output values are framed (Confluent wire format) rather than raw Avro.
+	private final boolean framedOutput;
+
 	OrderPipeline(String bootstrapServers, int records) {
 		this(bootstrapServers, records, -1);
 	}
 
+	/** Input framed with the given schema id (or raw for -1), output framed as input is. */
 	OrderPipeline(String bootstrapServers, int records, long inputSchemaId) {
+		this(bootstrapServers, records, inputSchemaId, inputSchemaId >= 0);
+	}
+
+	OrderPipeline(String bootstrapServers, int records, long inputSchemaId, boolean framedOutput) {
 		this.bootstrapServers = bootstrapServers;
 		this.records = records;
 		this.inputSchemaId = inputSchemaId;
+		this.framedOutput = framedOutput;
 	}
 
 	/**
@@ -94,6 +108,13 @@ final class OrderPipeline {
 					new NewTopic(OUTPUT, Optional.of(partitions), Optional.of(replicas))))
 				.all()
 				.get();
+		}
+	}
+
+	/** Create the quarantine topic, one partition. */
+	void createQuarantineTopic() throws Exception {
+		try (Admin admin = admin()) {
+			admin.createTopics(List.of(new NewTopic(QUARANTINE, Optional.of(1), Optional.empty()))).all().get();
 		}
 	}
 
@@ -153,6 +174,53 @@ final class OrderPipeline {
 		}
 	}
 
+	/** The worker group's committed offsets: empty when it never committed. */
+	Map<TopicPartition, OffsetAndMetadata> groupOffsets() throws Exception {
+		try (Admin admin = admin()) {
+			return admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata().get();
+		}
+	}
+
+	/**
+	 * The state of each of the given transactional ids' transactions, as their coordinator
+	 * reports it; an id the coordinator does not know is left out.
+	 */
+	Map<String, TransactionDescription> transactions(List<String> transactionalIds) throws Exception {
+		try (Admin admin = admin()) {
+			DescribeTransactionsResult result = admin.describeTransactions(transactionalIds);
+			Map<String, TransactionDescription> described = new HashMap<>();
+			for (String id : transactionalIds) {
+				try {
+					described.put(id, result.description(id).get());
+				}
+				catch (ExecutionException ex) {
+					if (!(ex.getCause() instanceof TransactionalIdNotFoundException)) {
+						throw ex;
+					}
+				}
+			}
+			return described;
+		}
+	}
+
+	/** Every record of a topic a read_committed reader sees, from the beginning. */
+	List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+			List<TopicPartition> partitions = partitions(consumer, topic);
+			consumer.assign(partitions);
+			consumer.seekToBeginning(partitions);
+			Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+			SampleAppProcess.awaitUntil("reading " + topic + " to its end offsets " + ends, Duration.ofMinutes(3),
+					() -> {
+						consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+						return partitions.stream()
+							.allMatch((partition) -> consumer.position(partition) >= ends.get(partition));
+					}, List.of());
+			return records;
+		}
+	}
+
 	long groupLag() throws Exception {
 		try (Admin admin = admin(); KafkaConsumer<byte[], byte[]> consumer = consumer()) {
 			Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
@@ -171,38 +239,27 @@ final class OrderPipeline {
 	private Result verify(Set<Long> excluded) {
 		Map<Long, Integer> seen = new HashMap<>();
 		Result result = new Result();
-		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-			List<TopicPartition> partitions = partitions(consumer, OUTPUT);
-			consumer.assign(partitions);
-			consumer.seekToBeginning(partitions);
-			Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-			Map<Integer, Long> lastIdByPartition = new HashMap<>();
-			List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
-			await().atMost(Duration.ofMinutes(2)).until(() -> {
-				consumer.poll(Duration.ofMillis(500)).forEach(batch::add);
-				return partitions.stream().allMatch((partition) -> consumer.position(partition) >= ends.get(partition));
-			});
-			for (ConsumerRecord<byte[], byte[]> record : batch) {
-				long id = Long.parseLong(new String(record.key(), StandardCharsets.UTF_8).substring("order-".length()));
-				Header seq = record.headers().lastHeader("seq");
-				assertThat(seq).as("seq header of order %d", id).isNotNull();
-				assertThat(new String(seq.value(), StandardCharsets.UTF_8)).isEqualTo(Long.toString(id));
-				if (Orders.isTombstone(id)) {
-					assertThat(record.value()).as("tombstone %d", id).isNull();
-				}
-				else {
-					GenericRecord order = Orders.decode(unframe(record.value()));
-					assertThat(order.get("id")).isEqualTo(id);
-					assertThat(order.get("status").toString()).isEqualTo(Orders.normalized(id));
-				}
-				// Ids were seeded in increasing order, and a key stays on its partition.
-				Long previous = lastIdByPartition.put(record.partition(), id);
-				assertThat(previous == null || previous < id).as("order of partition %d at %d", record.partition(), id)
-					.isTrue();
-				assertThat(excluded).as("excluded order %d in the output", id).doesNotContain(id);
-				seen.merge(id, 1, Integer::sum);
-				result.out++;
+		Map<Integer, Long> lastIdByPartition = new HashMap<>();
+		for (ConsumerRecord<byte[], byte[]> record : readCommitted(OUTPUT)) {
+			long id = Long.parseLong(new String(record.key(), StandardCharsets.UTF_8).substring("order-".length()));
+			Header seq = record.headers().lastHeader("seq");
+			assertThat(seq).as("seq header of order %d", id).isNotNull();
+			assertThat(new String(seq.value(), StandardCharsets.UTF_8)).isEqualTo(Long.toString(id));
+			if (Orders.isTombstone(id)) {
+				assertThat(record.value()).as("tombstone %d", id).isNull();
 			}
+			else {
+				GenericRecord order = Orders.decode(unframe(record.value()));
+				assertThat(order.get("id")).isEqualTo(id);
+				assertThat(order.get("status").toString()).isEqualTo(Orders.normalized(id));
+			}
+			// Ids were seeded in increasing order, and a key stays on its partition.
+			Long previous = lastIdByPartition.put(record.partition(), id);
+			assertThat(previous == null || previous < id).as("order of partition %d at %d", record.partition(), id)
+				.isTrue();
+			assertThat(excluded).as("excluded order %d in the output", id).doesNotContain(id);
+			seen.merge(id, 1, Integer::sum);
+			result.out++;
 		}
 		result.duplicates = seen.values().stream().filter((count) -> count > 1).mapToLong((count) -> count - 1).sum();
 		result.missing = this.records - excluded.size() - seen.size();
@@ -236,8 +293,8 @@ final class OrderPipeline {
 	}
 
 	private byte[] unframe(byte[] value) {
-		// Output is framed when input is (registry mode); its id may differ, its datum may not.
-		return (this.inputSchemaId < 0) ? value : Arrays.copyOfRange(value, 5, value.length);
+		// Framed output's schema id may differ from the input's; its datum may not.
+		return this.framedOutput ? Arrays.copyOfRange(value, 5, value.length) : value;
 	}
 
 	private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {

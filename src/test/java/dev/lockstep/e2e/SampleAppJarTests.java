@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The packaged sample app, run as separate processes the way the README tells a
@@ -16,7 +15,7 @@ import static org.awaitility.Awaitility.await;
  */
 class SampleAppJarTests {
 
-	private static final Duration TIMEOUT = Duration.ofMinutes(2);
+	private static final Duration TIMEOUT = Duration.ofMinutes(4);
 
 	@Test
 	void demoPrintsTheCookbooksThreeLines(@TempDir Path workDir) throws Exception {
@@ -40,7 +39,8 @@ class SampleAppJarTests {
 	void secondProcessOnTheSameBrokerDirectoryFailsClearly(@TempDir Path workDir) throws Exception {
 		SampleAppProcess service = SampleAppProcess.start(workDir, "--server.port=0");
 		try {
-			await().atMost(TIMEOUT).until(() -> service.output().contains("Development Kafka broker on"));
+			service.awaitUntil("the development broker to start", TIMEOUT,
+					() -> service.output().contains("Development Kafka broker on"));
 			SampleAppProcess second = SampleAppProcess.start(workDir, "seed");
 			assertThat(second.awaitExit(TIMEOUT)).isEqualTo(1);
 			assertThat(second.output()).contains("is in use by another process");

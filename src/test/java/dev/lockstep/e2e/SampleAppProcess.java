@@ -8,13 +8,30 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.awaitility.core.ConditionFactory;
+import org.awaitility.core.ConditionTimeoutException;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The sample app's executable jar run as a separate OS process, the way an operator runs
- * it, so that end-to-end tests can read its output and exit code and kill it.
+ * it, so that end-to-end tests can read its output and exit code, kill, pause and resume
+ * it. Every end-to-end wait goes through {@link #awaitUntil} or {@link #awaitHolding}:
+ * condition-based, tolerant of a slow machine, and failing with the tail of the worker
+ * processes' logs so that a failure in CI explains itself.
  */
 final class SampleAppProcess {
+
+	/** Lines of a worker's log a failed wait shows. */
+	static final int LOG_TAIL_LINES = 80;
+
+	// Conditions read brokers through admin clients: twice a second is enough, and gentle
+	// on a loaded two-core machine.
+	private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
 
 	private final Process process;
 
@@ -54,7 +71,7 @@ final class SampleAppProcess {
 	int awaitExit(Duration timeout) throws InterruptedException {
 		if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 			this.process.destroyForcibly().waitFor();
-			throw new IllegalStateException("Sample app did not exit within " + timeout + "; output:\n" + output());
+			throw new IllegalStateException("Sample app did not exit within " + timeout + "\n" + logTail());
 		}
 		return this.process.exitValue();
 	}
@@ -68,6 +85,45 @@ final class SampleAppProcess {
 
 	boolean isAlive() {
 		return this.process.isAlive();
+	}
+
+	long pid() {
+		return this.process.pid();
+	}
+
+	/**
+	 * Freeze the process (SIGSTOP), as a long GC pause, a frozen VM or a descheduled
+	 * container would: its sockets stay open, it does nothing until {@link #resume()}.
+	 */
+	void suspend() {
+		signal("STOP");
+	}
+
+	/**
+	 * Let a {@link #suspend() suspended} process run again (SIGCONT); nothing when it has
+	 * exited.
+	 */
+	void resume() {
+		if (!this.process.isAlive()) {
+			return;
+		}
+		signal("CONT");
+	}
+
+	private void signal(String signal) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).start();
+			if (kill.waitFor() != 0) {
+				throw new IllegalStateException("kill -" + signal + " " + this.process.pid() + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/**
@@ -95,6 +151,87 @@ final class SampleAppProcess {
 		}
 		catch (IOException ex) {
 			return -1;
+		}
+	}
+
+	/**
+	 * Describe the process for a failure message: its pid and the last
+	 * {@value #LOG_TAIL_LINES} lines of its log.
+	 */
+	String logTail() {
+		String[] lines = output().split("\\R", -1);
+		int from = Math.max(0, lines.length - LOG_TAIL_LINES);
+		return "--- sample app pid " + this.process.pid() + (this.process.isAlive() ? "" : " (exited)") + ", last "
+				+ (lines.length - from) + " lines of its log ---\n" + String.join("\n", List.of(lines).subList(from,
+						lines.length));
+	}
+
+	/**
+	 * Wait until a condition holds, polling it twice a second; an exception thrown by the
+	 * condition (a broker call timing out on a loaded machine) counts as not yet.
+	 * @param what what is awaited, for the failure message
+	 * @param atMost the longest wait: generous, a loaded CI machine is slow
+	 * @param condition the condition
+	 * @param workers the processes whose log tails a failure shows
+	 * @throws AssertionError when the condition does not hold in time
+	 */
+	static void awaitUntil(String what, Duration atMost, Callable<Boolean> condition, List<SampleAppProcess> workers) {
+		awaitCondition("Waited " + atMost.toSeconds() + " s for " + what, await(what).atMost(atMost), condition,
+				workers);
+	}
+
+	/**
+	 * Wait until a condition has held for a whole period.
+	 * @param what what must hold, for the failure message
+	 * @param during how long it must hold without a break
+	 * @param atMost the longest wait, {@code during} included
+	 * @param condition the condition
+	 * @param workers the processes whose log tails a failure shows
+	 * @throws AssertionError when the condition does not hold for the period in time
+	 */
+	static void awaitHolding(String what, Duration during, Duration atMost, Callable<Boolean> condition,
+			List<SampleAppProcess> workers) {
+		awaitCondition(what + " did not hold for " + during.toSeconds() + " s within " + atMost.toSeconds() + " s",
+				await(what).during(during).atMost(atMost), condition, workers);
+	}
+
+	/** {@link #awaitUntil(String, Duration, Callable, List)} showing this process's log. */
+	void awaitUntil(String what, Duration atMost, Callable<Boolean> condition) {
+		awaitUntil(what, atMost, condition, List.of(this));
+	}
+
+	/** {@link #awaitHolding(String, Duration, Duration, Callable, List)} showing this process's log. */
+	void awaitHolding(String what, Duration during, Duration atMost, Callable<Boolean> condition) {
+		awaitHolding(what, during, atMost, condition, List.of(this));
+	}
+
+	private static void awaitCondition(String failure, ConditionFactory wait, Callable<Boolean> condition,
+			List<SampleAppProcess> workers) {
+		AtomicReference<Exception> lastException = new AtomicReference<>();
+		try {
+			wait.pollInterval(POLL_INTERVAL).until(() -> {
+				try {
+					return condition.call();
+				}
+				catch (Exception ex) {
+					lastException.set(ex);
+					return false;
+				}
+			});
+		}
+		catch (ConditionTimeoutException ex) {
+			StringBuilder message = new StringBuilder(failure);
+			if (lastException.get() != null) {
+				message.append("; the condition last threw ").append(lastException.get());
+			}
+			for (SampleAppProcess worker : workers) {
+				message.append('\n').append(worker.logTail());
+			}
+			AssertionError error = new AssertionError(message.toString(), ex);
+			if (lastException.get() != null) {
+				error.addSuppressed(lastException.get());
+			}
+			throw error;
 		}
 	}
 

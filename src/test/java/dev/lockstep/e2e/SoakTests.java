@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Scenario 8 of the exactly-once proof, the bounded soak: input at a steady rate for ten
@@ -60,10 +59,9 @@ class SoakTests {
 					while (next.get() <= records) {
 						SampleAppProcess current = worker;
 						long restartAt = System.nanoTime() + RESTART_EVERY.toNanos();
-						await().atMost(RESTART_EVERY.plusMinutes(1))
-							.pollInterval(Duration.ofSeconds(1))
-							.until(() -> System.nanoTime() >= restartAt || next.get() > records || !current.isAlive());
-						assertThat(current.isAlive()).as(current::output).isTrue();
+						current.awaitUntil("the next restart", RESTART_EVERY.plusMinutes(1),
+								() -> System.nanoTime() >= restartAt || next.get() > records || !current.isAlive());
+						assertThat(current.isAlive()).as(current::logTail).isTrue();
 						lastRss = current.residentSetKiB();
 						firstRss = (restarts == 0) ? lastRss : firstRss;
 						memory.add(Long.toString(lastRss / 1024));
@@ -74,7 +72,8 @@ class SoakTests {
 						}
 					}
 					producer.flush();
-					await().atMost(Duration.ofMinutes(5)).until(() -> pipeline.groupLag() == 0);
+					SampleAppProcess last = worker;
+					last.awaitUntil("group lag 0", Duration.ofMinutes(8), () -> pipeline.groupLag() == 0);
 				}
 				finally {
 					worker.stop(Duration.ofSeconds(60));

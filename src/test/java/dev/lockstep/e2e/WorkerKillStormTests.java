@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Scenario 1 of the exactly-once proof: the sample worker (concurrency 2 over 4
@@ -50,16 +49,16 @@ class WorkerKillStormTests {
 			long target = pipeline.outputEndOffsets() + 200 + random.nextInt(3000);
 			// A random moment: after a random amount of output (or, for some, during start-up).
 			if (random.nextInt(5) != 0) {
-				await().atMost(Duration.ofMinutes(2))
-					.until(() -> pipeline.outputEndOffsets() >= target || !worker.isAlive());
+				worker.awaitUntil("output end offsets " + target + " before kill " + (kills + 1), Duration.ofMinutes(4),
+						() -> pipeline.outputEndOffsets() >= target || !worker.isAlive());
 			}
-			assertThat(worker.isAlive()).as(worker::output).isTrue();
+			assertThat(worker.isAlive()).as(worker::logTail).isTrue();
 			worker.kill();
 			kills++;
 		}
 		SampleAppProcess last = pipeline.startWorker(workDir);
 		try {
-			await().atMost(Duration.ofMinutes(5)).until(() -> pipeline.groupLag() == 0);
+			last.awaitUntil("group lag 0 after the last restart", Duration.ofMinutes(8), () -> pipeline.groupLag() == 0);
 		}
 		finally {
 			last.stop(Duration.ofSeconds(60));
