@@ -44,8 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockstepAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
-				LockstepTopicsAutoConfiguration.class, LockstepWorkersAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepPropertiesAutoConfiguration.class,
+				LockstepRegistryAutoConfiguration.class, LockstepTopicsAutoConfiguration.class, LockstepWorkersAutoConfiguration.class,
 				LockstepProducersAutoConfiguration.class, LockstepListenerAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "spring.kafka.admin.auto-create=false");
 
