@@ -3,6 +3,8 @@ package dev.lockstep.autoconfigure;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.lockstep.autoconfigure.validation.PropertyOrigins;
+import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
@@ -18,6 +20,7 @@ import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryC
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.EnableKafka;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -46,8 +49,11 @@ public final class LockstepListenerAutoConfiguration {
 	@Bean(defaultCandidate = false)
 	@ConditionalOnMissingBean(name = "lockstepListenerProducerFactory")
 	DefaultKafkaProducerFactory<Object, Object> lockstepListenerProducerFactory(ProducerFactory<?, ?> producerFactory,
-			LockstepProperties properties, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
+			LockstepProperties properties, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers,
+			Environment environment) {
 		Map<String, Object> producer = new HashMap<>(producerFactory.getConfigurationProperties());
+		transportSecurity(properties, environment).checkClient("the listener containers' producer", null, "producer",
+				producer);
 		producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
 		producer.put(ProducerConfig.ACKS_CONFIG, "all");
 		DefaultKafkaProducerFactory<Object, Object> transactional = new DefaultKafkaProducerFactory<>(producer);
@@ -61,8 +67,11 @@ public final class LockstepListenerAutoConfiguration {
 	ConcurrentKafkaListenerContainerFactory<Object, Object> lockstepListenerContainerFactory(
 			ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<?, ?> consumerFactory,
 			@Qualifier("lockstepListenerProducerFactory") ProducerFactory<Object, Object> transactionalProducerFactory,
-			ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
+			ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers, LockstepProperties properties,
+			Environment environment) {
 		Map<String, Object> consumer = new HashMap<>(consumerFactory.getConfigurationProperties());
+		transportSecurity(properties, environment).checkClient("the listener containers' consumer", null, "consumer",
+				consumer);
 		consumer.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
 		consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
 		ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
@@ -74,6 +83,10 @@ public final class LockstepListenerAutoConfiguration {
 		factory.getContainerProperties()
 			.setKafkaAwareTransactionManager(new KafkaTransactionManager<>(transactionalProducerFactory));
 		return factory;
+	}
+
+	private static TransportSecurity transportSecurity(LockstepProperties properties, Environment environment) {
+		return new TransportSecurity(properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment));
 	}
 
 }

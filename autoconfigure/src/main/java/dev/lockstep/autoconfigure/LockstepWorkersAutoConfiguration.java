@@ -60,15 +60,22 @@ public final class LockstepWorkersAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockstepWorkers lockstepWorkers(LockstepProperties properties, ConsumerFactory<?, ?> consumerFactory,
 			ProducerFactory<?, ?> producerFactory, CodecFactory codecFactory, KafkaPropertiesValidator validator,
-			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory, ObjectProvider<WorkerListener> listeners) {
-		Map<String, Object> consumer = consumerFactory.getConfigurationProperties();
-		if (!properties.getWorkers().isEmpty()) {
-			new TransportSecurity(properties.getSecurity().isRequireEncryption()).checkBrokers(consumer);
-		}
-		Map<String, Worker> workers = new WorkerFactory(properties, consumer,
+			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory, ObjectProvider<WorkerListener> listeners,
+			Environment environment) {
+		Map<String, Worker> workers = new WorkerFactory(properties, consumerFactory.getConfigurationProperties(),
 				producerFactory.getConfigurationProperties(), codecFactory, validator, beanFactory, recoveryPolicy,
 				new CompositeWorkerListener(listeners.orderedStream().toList()))
 			.createAll();
+		// Each worker's effective client maps: its own overrides over Spring Boot's.
+		TransportSecurity security = new TransportSecurity(properties.getSecurity().isRequireEncryption(),
+				new PropertyOrigins(environment));
+		workers.forEach((name, worker) -> {
+			String prefix = "lockstep.workers." + name;
+			security.checkClient("worker '" + name + "' consumer", prefix + ".consumer", "consumer",
+					worker.settings().consumerProperties());
+			security.checkClient("worker '" + name + "' producer", prefix + ".producer", "producer",
+					worker.settings().producerProperties());
+		});
 		Set<String> autoStartup = properties.getWorkers()
 			.entrySet()
 			.stream()

@@ -269,7 +269,7 @@ class LockstepAutoConfigurationTests {
 	void plaintextToARemoteBrokerIsRefusedWhenEncryptionIsRequired() {
 		this.withWorker
 			.withPropertyValues("spring.kafka.bootstrap-servers=10.1.2.3:9092", "lockstep.security.require-encryption=true")
-			.run((context) -> assertRefused(context.getStartupFailure(), "spring.kafka.security.protocol", "TLS"));
+			.run((context) -> assertRefused(context.getStartupFailure(), "spring.kafka.bootstrap-servers", "TLS"));
 		this.withWorker.withPropertyValues("spring.kafka.bootstrap-servers=10.1.2.3:9092")
 			.run((context) -> assertThat(context).hasNotFailed());
 		this.runner
