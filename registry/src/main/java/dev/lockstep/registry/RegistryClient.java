@@ -175,6 +175,17 @@ public final class RegistryClient {
 	}
 
 	/**
+	 * Return the longest one operation can block when the registry does not answer: each
+	 * of the {@code retries + 1} attempts tries every base URL, each request bounded by the
+	 * timeout, plus the back-offs between attempts at their ceilings. With the defaults and
+	 * one URL: 3 × 10 s + 100 ms + 200 ms = 30.3 s.
+	 * @return the worst-case duration of one operation
+	 */
+	public Duration longestWait() {
+		return this.http.longestWait();
+	}
+
+	/**
 	 * Forget every cached id and schema.
 	 */
 	public void clearCaches() {
