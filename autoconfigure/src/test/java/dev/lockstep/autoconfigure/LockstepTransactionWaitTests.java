@@ -77,6 +77,15 @@ class LockstepTransactionWaitTests {
 	}
 
 	@Test
+	void readmeFailoverExampleFits() {
+		// 2 attempts x 2 URLs x 2 s + 100 ms = 8.1 s, + 100 ms max interval: below 10 s.
+		this.withRegistryWorker
+			.withPropertyValues("lockstep.registry.url=http://127.0.0.1:1,http://127.0.0.1:2",
+					"lockstep.registry.timeout=2s", "lockstep.registry.retries=1")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void configuredMaxBlockBeyondTheTransactionTimeoutIsRefused() {
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.producer.max.block.ms=60000")
 			.run((context) -> assertRefused(context.getStartupFailure(),
