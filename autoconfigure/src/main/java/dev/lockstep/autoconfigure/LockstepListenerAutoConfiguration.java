@@ -3,6 +3,8 @@ package dev.lockstep.autoconfigure;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.lockstep.autoconfigure.validation.PropertyOrigins;
+import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.worker.ExactlyOnceClients;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,6 +19,7 @@ import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryC
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.annotation.EnableKafka;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -45,9 +48,12 @@ public final class LockstepListenerAutoConfiguration {
 	@Bean(defaultCandidate = false)
 	@ConditionalOnMissingBean(name = "lockstepListenerProducerFactory")
 	DefaultKafkaProducerFactory<Object, Object> lockstepListenerProducerFactory(ProducerFactory<?, ?> producerFactory,
-			LockstepProperties properties, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
-		Map<String, Object> producer = ExactlyOnceClients
-			.producer(new HashMap<>(producerFactory.getConfigurationProperties()));
+			LockstepProperties properties, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers,
+			Environment environment) {
+		Map<String, Object> producer = new HashMap<>(producerFactory.getConfigurationProperties());
+		transportSecurity(properties, environment).checkClient("the listener containers' producer", null, "producer",
+				producer);
+		ExactlyOnceClients.producer(producer);
 		DefaultKafkaProducerFactory<Object, Object> transactional = new DefaultKafkaProducerFactory<>(producer);
 		transactional.setTransactionIdPrefix(properties.getListener().getTransactionIdPrefix());
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(transactional));
@@ -59,9 +65,12 @@ public final class LockstepListenerAutoConfiguration {
 	ConcurrentKafkaListenerContainerFactory<Object, Object> lockstepListenerContainerFactory(
 			ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<?, ?> consumerFactory,
 			@Qualifier("lockstepListenerProducerFactory") ProducerFactory<Object, Object> transactionalProducerFactory,
-			ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
-		Map<String, Object> consumer = ExactlyOnceClients
-			.consumer(new HashMap<>(consumerFactory.getConfigurationProperties()));
+			ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers, LockstepProperties properties,
+			Environment environment) {
+		Map<String, Object> consumer = new HashMap<>(consumerFactory.getConfigurationProperties());
+		transportSecurity(properties, environment).checkClient("the listener containers' consumer", null, "consumer",
+				consumer);
+		ExactlyOnceClients.consumer(consumer);
 		ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
 		DefaultKafkaConsumerFactory<Object, Object> consumerFactoryForListeners = new DefaultKafkaConsumerFactory<>(
 				consumer);
@@ -71,6 +80,10 @@ public final class LockstepListenerAutoConfiguration {
 		factory.getContainerProperties()
 			.setKafkaAwareTransactionManager(new KafkaTransactionManager<>(transactionalProducerFactory));
 		return factory;
+	}
+
+	private static TransportSecurity transportSecurity(LockstepProperties properties, Environment environment) {
+		return new TransportSecurity(properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment));
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
+import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.worker.ExactlyOnceClients;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serializer;
@@ -32,6 +33,8 @@ public class LockstepProducers implements DisposableBean {
 
 	private final List<DefaultKafkaProducerFactoryCustomizer> customizers;
 
+	private final TransportSecurity security;
+
 	private final Map<String, DefaultKafkaProducerFactory<Object, Object>> factories = new ConcurrentHashMap<>();
 
 	/**
@@ -44,11 +47,28 @@ public class LockstepProducers implements DisposableBean {
 	 */
 	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, CodecFactory codecs,
 			KafkaPropertiesValidator validator, List<DefaultKafkaProducerFactoryCustomizer> customizers) {
+		this(properties, baseProducer, codecs, validator, customizers,
+				new TransportSecurity(properties.getSecurity().isRequireEncryption()));
+	}
+
+	/**
+	 * Create the producer factories' source.
+	 * @param properties Lockstep's properties
+	 * @param baseProducer Spring Boot's producer factory, for connection and security settings
+	 * @param codecs the codec factory
+	 * @param validator the property checks
+	 * @param customizers Spring Boot's producer factory customizers (Kafka client metrics among them)
+	 * @param security the transport security check each producer's effective properties pass
+	 */
+	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, CodecFactory codecs,
+			KafkaPropertiesValidator validator, List<DefaultKafkaProducerFactoryCustomizer> customizers,
+			TransportSecurity security) {
 		this.properties = properties;
 		this.baseProducer = baseProducer.getConfigurationProperties();
 		this.codecs = codecs;
 		this.validator = validator;
 		this.customizers = List.copyOf(customizers);
+		this.security = security;
 	}
 
 	/**
@@ -71,6 +91,7 @@ public class LockstepProducers implements DisposableBean {
 		config.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
 		config.putAll(producer.getProperties());
 		this.validator.checkTransactionalProducer("producer '" + name + "'", prefix + ".properties", config);
+		this.security.checkClient("producer '" + name + "'", prefix + ".properties", "producer", config);
 		ExactlyOnceClients.producer(config);
 		// The codecs arrive configured: the factory must not re-configure them with the producer's map.
 		DefaultKafkaProducerFactory<Object, Object> factory = new DefaultKafkaProducerFactory<>(config,

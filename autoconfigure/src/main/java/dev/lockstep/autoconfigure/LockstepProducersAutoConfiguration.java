@@ -1,6 +1,8 @@
 package dev.lockstep.autoconfigure;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
+import dev.lockstep.autoconfigure.validation.PropertyOrigins;
+import dev.lockstep.autoconfigure.validation.TransportSecurity;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,6 +13,7 @@ import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryC
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
@@ -31,9 +34,10 @@ public final class LockstepProducersAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockstepProducers lockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> producerFactory,
 			CodecFactory codecFactory, KafkaPropertiesValidator validator,
-			ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
+			ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers, Environment environment) {
 		return new LockstepProducers(properties, producerFactory, codecFactory, validator,
-				customizers.orderedStream().toList());
+				customizers.orderedStream().toList(), new TransportSecurity(
+						properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment)));
 	}
 
 }

@@ -100,9 +100,10 @@ public class LockstepProperties {
 		private String caFile;
 
 		/**
-		 * Deadline of one request, connect, headers and body included.
+		 * Deadline of one request, connect, headers and body included. A registry-avro worker
+		 * can wait (retries + 1) x URLs x timeout, plus back-offs, inside an open transaction.
 		 */
-		private Duration timeout = Duration.ofSeconds(10);
+		private Duration timeout = Duration.ofSeconds(2);
 
 		/**
 		 * Largest response body accepted.

@@ -2,6 +2,7 @@ package dev.lockstep.autoconfigure;
 
 import java.nio.file.Path;
 
+import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryListener;
@@ -14,6 +15,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of the schema registry client ({@code lockstep.registry.*}) and of
@@ -27,9 +29,11 @@ public final class LockstepRegistryAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnRegistryUrlCondition.class)
-	RegistryClient lockstepRegistryClient(LockstepProperties properties, ObjectProvider<RegistryListener> listeners) {
+	RegistryClient lockstepRegistryClient(LockstepProperties properties, ObjectProvider<RegistryListener> listeners,
+			Environment environment) {
 		LockstepProperties.Registry registry = properties.getRegistry();
-		new TransportSecurity(properties.getSecurity().isRequireEncryption()).checkRegistry(registry.getUrl());
+		new TransportSecurity(properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment))
+			.checkRegistry(registry.getUrl());
 		RegistryClient.Builder builder = RegistryClient.builder(registry.getUrl());
 		PropertyMapper map = PropertyMapper.get();
 		map.from(registry::getUsername).to((username) -> builder.basicAuth(username, registry.getPassword()));

@@ -122,6 +122,10 @@ class WorkerFactory {
 		// client's 16 KiB mean fewer produce requests for the broker (measured: README,
 		// "Performance"). An explicit batch.size wins.
 		producer.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, DEFAULT_PRODUCER_BATCH_SIZE);
+		// A send or commit blocks inside the open transaction: unless configured, at most half
+		// of what the transaction timeout leaves after the max interval (client default: 60 s).
+		producer.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG,
+				transaction.getTimeout().minus(transaction.getMaxInterval()).toMillis() / 2);
 		String groupId = (worker.getGroupId() != null) ? worker.getGroupId() : name;
 		String transactionalId = (worker.getTransactionalId() != null) ? worker.getTransactionalId() : groupId;
 		LockstepProperties.Codec outputKey = (worker.getOutputKey() != null) ? worker.getOutputKey() : worker.getKey();

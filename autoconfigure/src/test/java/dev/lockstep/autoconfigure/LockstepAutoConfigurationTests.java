@@ -45,8 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockstepAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
-				LockstepTopicsAutoConfiguration.class, LockstepWorkersAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepPropertiesAutoConfiguration.class,
+				LockstepRegistryAutoConfiguration.class, LockstepTopicsAutoConfiguration.class, LockstepWorkersAutoConfiguration.class,
 				LockstepProducersAutoConfiguration.class, LockstepListenerAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "spring.kafka.admin.auto-create=false");
 
@@ -297,7 +297,7 @@ class LockstepAutoConfigurationTests {
 	void plaintextToARemoteBrokerIsRefusedWhenEncryptionIsRequired() {
 		this.withWorker
 			.withPropertyValues("spring.kafka.bootstrap-servers=10.1.2.3:9092", "lockstep.security.require-encryption=true")
-			.run((context) -> assertRefused(context.getStartupFailure(), "spring.kafka.security.protocol", "TLS"));
+			.run((context) -> assertRefused(context.getStartupFailure(), "spring.kafka.bootstrap-servers", "TLS"));
 		this.withWorker.withPropertyValues("spring.kafka.bootstrap-servers=10.1.2.3:9092")
 			.run((context) -> assertThat(context).hasNotFailed());
 		this.runner

@@ -3,6 +3,7 @@ package dev.lockstep.registry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockstep.registry.internal.BoundedCache;
+import dev.lockstep.registry.internal.Redaction;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
@@ -170,6 +172,17 @@ public final class RegistryClient {
 	 */
 	public String ping() {
 		return request("ping", "GET", "/config", null, (response) -> textField(response, "compatibilityLevel"));
+	}
+
+	/**
+	 * Return the longest one operation can block when the registry does not answer: each
+	 * of the {@code retries + 1} attempts tries every base URL, each request bounded by the
+	 * timeout, plus the back-offs between attempts at their ceilings. With the defaults and
+	 * one URL: 3 × 10 s + 100 ms + 200 ms = 30.3 s.
+	 * @return the worst-case duration of one operation
+	 */
+	public Duration longestWait() {
+		return this.http.longestWait();
 	}
 
 	/**
@@ -541,8 +554,10 @@ public final class RegistryClient {
 				try {
 					uri = new URI(url.trim());
 				}
-				catch (Exception ex) {
-					throw new IllegalArgumentException("Invalid registry URL: " + ex.getMessage());
+				catch (URISyntaxException ex) {
+					// The exception's message echoes the whole URL, password included.
+					throw new IllegalArgumentException("Invalid registry URL " + Redaction.url(url.trim()) + ": "
+							+ ex.getReason() + ((ex.getIndex() >= 0) ? " at index " + ex.getIndex() : ""));
 				}
 				String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "";
 				require(scheme.equals("http") || scheme.equals("https"),
@@ -559,8 +574,9 @@ public final class RegistryClient {
 		}
 
 		private static String redact(URI uri) {
-			return (uri.getRawUserInfo() != null) ? uri.toString().replace(uri.getRawUserInfo() + "@", "***@")
-					: uri.toString();
+			// On the text, not on getRawUserInfo(): with a registry-based authority (an '@' in
+			// the password) the URI has no user information, yet the text holds the password.
+			return Redaction.url(uri.toString());
 		}
 
 		private static void require(boolean condition, String message) {

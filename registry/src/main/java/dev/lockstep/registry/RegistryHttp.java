@@ -199,10 +199,27 @@ final class RegistryHttp {
 		return new ErrorBody(0, Optional.empty());
 	}
 
+	/**
+	 * Return the longest {@link #send} can take: every attempt tries every base URL, each
+	 * bounded by the timeout, and the back-offs between attempts at their ceilings.
+	 * @return the worst-case duration of one operation
+	 */
+	Duration longestWait() {
+		Duration wait = this.timeout.multipliedBy((this.retries + 1L) * this.baseUrls.size());
+		for (int attempt = 1; attempt <= this.retries; attempt++) {
+			wait = wait.plusMillis(backoffCeiling(attempt));
+		}
+		return wait;
+	}
+
 	private Duration backoff(int attempt) {
-		long ceiling = Math.min(this.maxBackoff.toMillis(), this.initialBackoff.toMillis() << Math.min(attempt - 1, 20));
+		long ceiling = backoffCeiling(attempt);
 		// Jitter between half and all of the ceiling, so that clients do not retry in step.
 		return Duration.ofMillis(ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1));
+	}
+
+	private long backoffCeiling(int attempt) {
+		return Math.min(this.maxBackoff.toMillis(), this.initialBackoff.toMillis() << Math.min(attempt - 1, 20));
 	}
 
 	private static void sleep(Duration duration) {

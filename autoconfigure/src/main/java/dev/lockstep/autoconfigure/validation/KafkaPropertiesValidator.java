@@ -1,5 +1,6 @@
 package dev.lockstep.autoconfigure.validation;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Locale;
@@ -38,6 +39,9 @@ public final class KafkaPropertiesValidator {
 		any.addAll(AdminClientConfig.configNames());
 		ANY_CLIENT_KEYS = Set.copyOf(any);
 	}
+
+	/** kafka-clients' default max.block.ms. */
+	private static final long DEFAULT_MAX_BLOCK_MS = 60_000;
 
 	private final PropertyOrigins origins;
 
@@ -152,6 +156,61 @@ public final class KafkaPropertiesValidator {
 					"Raise the transaction timeout or lower lockstep.workers." + worker
 							+ ".transaction.max-interval.");
 		}
+	}
+
+	/**
+	 * Refuse a worker that could wait inside an open transaction until the transaction
+	 * timeout aborts it: the transaction's max interval plus the longest single wait (a
+	 * producer call blocking for {@code max.block.ms}, or the registry client's worst case
+	 * when the worker's codecs use the registry) must stay below the transaction timeout.
+	 * @param worker the worker's name
+	 * @param producer the worker's effective producer properties
+	 * @param maxInterval the transaction's max interval
+	 * @param transactionTimeout the worker's transaction timeout
+	 * @param registryWait the registry client's worst case, or {@code null} when the
+	 * worker's codecs do not use the registry
+	 * @param registryWaitDescription how the registry's worst case adds up, for the report
+	 */
+	public void checkWorkerWaitBudget(String worker, Map<String, Object> producer, Duration maxInterval,
+			Duration transactionTimeout, Duration registryWait, String registryWaitDescription) {
+		Object configured = producer.get(ProducerConfig.MAX_BLOCK_MS_CONFIG);
+		Duration maxBlock = Duration
+			.ofMillis((configured != null) ? Long.parseLong(configured.toString().trim()) : DEFAULT_MAX_BLOCK_MS);
+		boolean registryLongest = registryWait != null && registryWait.compareTo(maxBlock) > 0;
+		Duration longestWait = registryLongest ? registryWait : maxBlock;
+		Duration worstCase = maxInterval.plus(longestWait);
+		if (worstCase.compareTo(transactionTimeout) < 0) {
+			return;
+		}
+		String prefix = "lockstep.workers." + worker;
+		String[] where;
+		if (registryLongest) {
+			where = new String[] { "lockstep.registry.timeout", this.origins.of("lockstep.registry.timeout") };
+		}
+		else {
+			where = this.origins.firstSet(prefix + ".producer." + ProducerConfig.MAX_BLOCK_MS_CONFIG,
+					"spring.kafka.producer.properties." + ProducerConfig.MAX_BLOCK_MS_CONFIG,
+					"spring.kafka.properties." + ProducerConfig.MAX_BLOCK_MS_CONFIG);
+			if (where[1] == null) {
+				where = new String[] { prefix + ".transaction.max-interval",
+						this.origins.of(prefix + ".transaction.max-interval") };
+			}
+		}
+		String wait = registryLongest ? "the registry client's worst case of " + format(registryWait) + " ("
+				+ registryWaitDescription + ")" : "max.block.ms of " + format(maxBlock);
+		throw new LockstepConfigurationException(where[0], where[1],
+				"worker '" + worker + "' can wait " + format(worstCase) + " inside an open transaction (max-interval "
+						+ format(maxInterval) + " + " + wait + "), not below its transaction timeout of "
+						+ format(transactionTimeout) + ": the coordinator would abort the transaction meanwhile",
+				"Lower the wait (lockstep.registry.timeout or lockstep.registry.retries; max.block.ms in " + prefix
+						+ ".producer) or " + prefix + ".transaction.max-interval, or raise " + prefix
+						+ ".transaction.timeout.");
+	}
+
+	private static String format(Duration duration) {
+		long millis = duration.toMillis();
+		return (millis < 1000) ? millis + " ms"
+				: BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString() + " s";
 	}
 
 	private void refuseIf(String owner, String ownPrefix, String client, Map<String, Object> properties, String key,
