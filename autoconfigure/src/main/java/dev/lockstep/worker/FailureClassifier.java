@@ -20,11 +20,11 @@ import org.apache.kafka.common.errors.TransactionAbortableException;
  * The one place that decides what a failure means ({@link FailureCategory}):
  * <ul>
  * <li>{@link InvalidRecordException}, or an exception of a type the codecs declare as
- * invalid data ({@link WorkerSettings.Codecs#invalidData()}), anywhere in the cause chain:
- * {@link FailureCategory#INVALID_INPUT};</li>
+ * invalid data ({@link WorkerSettings.Codecs#invalidData()}): {@link FailureCategory#INVALID_INPUT};</li>
  * <li>{@link ProducerFencedException} and {@link FencedInstanceIdException}:
  * {@link FailureCategory#FENCED};</li>
- * <li>every {@link RetriableException} (timeouts): {@link FailureCategory#RETRIABLE};</li>
+ * <li>every {@link RetriableException} (timeouts): {@link FailureCategory#RETRIABLE}, unless
+ * the producer reports it as the cause of its error state, which only an abort clears;</li>
  * <li>{@link TransactionAbortableException}, {@link InvalidProducerEpochException},
  * {@link CommitFailedException}, {@link RebalanceInProgressException}, a record the
  * broker or client refuses (too large, invalid), a codec failure that is not invalid
@@ -57,10 +57,20 @@ public final class FailureClassifier {
 	 * @return its category
 	 */
 	public FailureCategory classify(Throwable failure) {
-		if (isInvalidInput(failure)) {
+		Throwable cause = unwrap(failure);
+		FailureCategory category = classifyUnwrapped(cause);
+		// The producer's error state (a plain KafkaException over the error that caused it)
+		// is not cured by repeating the call: only fencing and fatal causes keep their category.
+		if (category == FailureCategory.RETRIABLE && cause != failure && isWrappedByTheClient(failure)) {
+			return FailureCategory.ABORTABLE;
+		}
+		return category;
+	}
+
+	private FailureCategory classifyUnwrapped(Throwable cause) {
+		if (isInvalidInput(cause)) {
 			return FailureCategory.INVALID_INPUT;
 		}
-		Throwable cause = unwrap(failure);
 		if (cause instanceof ProducerFencedException || cause instanceof FencedInstanceIdException) {
 			return FailureCategory.FENCED;
 		}
@@ -77,14 +87,21 @@ public final class FailureClassifier {
 	}
 
 	private boolean isInvalidInput(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (cause instanceof InvalidRecordException) {
+		if (failure instanceof InvalidRecordException) {
+			return true;
+		}
+		for (Class<? extends Throwable> type : this.invalidData) {
+			if (type.isInstance(failure)) {
 				return true;
 			}
-			for (Class<? extends Throwable> type : this.invalidData) {
-				if (type.isInstance(cause)) {
-					return true;
-				}
+		}
+		return false;
+	}
+
+	private static boolean isWrappedByTheClient(Throwable failure) {
+		for (Throwable wrapper = failure; wrapper != null; wrapper = wrapper.getCause()) {
+			if (wrapper.getClass() == KafkaException.class) {
+				return true;
 			}
 		}
 		return false;

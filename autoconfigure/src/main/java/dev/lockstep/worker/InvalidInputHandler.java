@@ -2,11 +2,14 @@ package dev.lockstep.worker;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Map;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import org.springframework.core.log.LogAccessor;
@@ -65,8 +68,25 @@ final class InvalidInputHandler {
 	 */
 	BlockedRecord requestSkip() {
 		BlockedRecord blocked = (this.monitor.status() == WorkerStatus.BLOCKED) ? this.monitor.blockedAt() : null;
-		this.skipRequested = blocked;
+		if (blocked != null) {
+			this.skipRequested = blocked;
+		}
 		return blocked;
+	}
+
+	/**
+	 * A transaction committed: a skip it holds is done (until then, a replay skips the
+	 * record again).
+	 * @param offsets the offsets it committed
+	 */
+	void committed(Map<TopicPartition, OffsetAndMetadata> offsets) {
+		BlockedRecord skip = this.skipRequested;
+		if (skip != null) {
+			OffsetAndMetadata committed = offsets.get(new TopicPartition(skip.topic(), skip.partition()));
+			if (committed != null && committed.offset() > skip.offset()) {
+				this.skipRequested = null;
+			}
+		}
 	}
 
 	/**
@@ -94,7 +114,10 @@ final class InvalidInputHandler {
 		if (this.policy.mode() != InvalidInputPolicy.Mode.QUARANTINE) {
 			return Outcome.BLOCK;
 		}
-		count(true);
+		if (!isBlockedAt(raw)) {
+			// A blocked record retried counts once.
+			count(true);
+		}
 		if (guardTripped()) {
 			this.monitor.error("Quarantine guard: " + this.invalidInWindow + " of the last " + this.recent.length
 					+ " records were invalid; blocking instead of quarantining " + where);
@@ -119,6 +142,12 @@ final class InvalidInputHandler {
 				+ "registry?), so quarantine blocks: " + message : message;
 	}
 
+	private boolean isBlockedAt(ConsumerRecord<byte[], byte[]> raw) {
+		BlockedRecord blocked = this.monitor.blockedAt();
+		return blocked != null && blocked.topic().equals(raw.topic()) && blocked.partition() == raw.partition()
+				&& blocked.offset() == raw.offset();
+	}
+
 	private boolean guardTripped() {
 		return this.invalidInWindow > this.policy.guard().maxRatio() * this.recent.length;
 	}
@@ -140,9 +169,9 @@ final class InvalidInputHandler {
 	 */
 	private void skip(ConsumerRecord<byte[], byte[]> raw, Throwable reason, String where,
 			SlotTransaction transaction) {
-		this.skipRequested = null;
 		String quarantineTopic = this.policy.quarantineTopic();
-		if (quarantineTopic != null && !quarantineTopic.isBlank()) {
+		boolean toQuarantine = quarantineTopic != null && !quarantineTopic.isBlank();
+		if (toQuarantine) {
 			ProducerRecord<byte[], byte[]> record = quarantined(raw, reason);
 			header((RecordHeaders) record.headers(), "skipped", "operator");
 			transaction.send(record);
@@ -151,7 +180,7 @@ final class InvalidInputHandler {
 		this.monitor.status(WorkerStatus.RUNNING);
 		this.monitor.error("Skipped " + where + " on operator request: " + reason.getMessage());
 		logger.warn(() -> this.id + " skipped " + where + " on operator request"
-				+ ((quarantineTopic != null) ? " (written to " + quarantineTopic + ")" : "") + ": "
+				+ (toQuarantine ? " (written to " + quarantineTopic + ")" : "") + ": "
 				+ reason.getMessage());
 	}
 

@@ -20,6 +20,9 @@ final class OpenTransaction implements Callback {
 
 	private final long startedNanos = System.nanoTime();
 
+	// The wall clock too: the monotonic clock may not advance while a VM is frozen.
+	private final long startedMillis = System.currentTimeMillis();
+
 	// Next offset per partition; the map key of the last record is kept so that a run of
 	// records from one partition allocates nothing.
 	private final Map<TopicPartition, long[]> nextOffsets = new HashMap<>();
@@ -77,7 +80,8 @@ final class OpenTransaction implements Callback {
 	}
 
 	Duration age() {
-		return Duration.ofNanos(System.nanoTime() - this.startedNanos);
+		return Duration.ofMillis(Math.max((System.nanoTime() - this.startedNanos) / 1_000_000,
+				System.currentTimeMillis() - this.startedMillis));
 	}
 
 	boolean isEmpty() {

@@ -49,6 +49,23 @@ final class RewindPoints {
 		this.points.put(partition, position);
 	}
 
+	/**
+	 * Set the points of the assigned partitions to the offsets the group has committed,
+	 * as the broker has them once any pending transaction is resolved.
+	 * @param consumer the consumer (read_committed)
+	 */
+	void reload(Consumer<?, ?> consumer) {
+		consumer.committed(consumer.assignment()).forEach((partition, offset) -> {
+			if (offset != null) {
+				this.points.put(partition, offset.offset());
+			}
+		});
+	}
+
+	void forget(TopicPartition partition) {
+		this.points.remove(partition);
+	}
+
 	void revoked(Collection<TopicPartition> partitions) {
 		partitions.forEach(this.points::remove);
 	}

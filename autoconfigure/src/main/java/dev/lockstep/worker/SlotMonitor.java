@@ -25,10 +25,10 @@ final class SlotMonitor {
 
 	private final Clock clock;
 
-	private final int stallAfterAborts;
+	private final int stallAfter;
 
 	// Written by the slot's thread only.
-	private int consecutiveAborts;
+	private int consecutiveFailures;
 
 	private final Deque<String> recentErrors = new ArrayDeque<>();
 
@@ -46,11 +46,11 @@ final class SlotMonitor {
 
 	private volatile Instant openTransactionSince;
 
-	SlotMonitor(int slot, String transactionalId, Clock clock, int stallAfterAborts) {
+	SlotMonitor(int slot, String transactionalId, Clock clock, int stallAfter) {
 		this.slot = slot;
 		this.transactionalId = transactionalId;
 		this.clock = clock;
-		this.stallAfterAborts = stallAfterAborts;
+		this.stallAfter = stallAfter;
 	}
 
 	void status(WorkerStatus status) {
@@ -74,21 +74,32 @@ final class SlotMonitor {
 	void committed(int records) {
 		this.committedRecords += records;
 		this.lastCommit = this.clock.instant();
-		this.consecutiveAborts = 0;
+		this.consecutiveFailures = 0;
 		if (this.status == WorkerStatus.STALLED) {
 			this.status = WorkerStatus.RUNNING;
 		}
 	}
 
 	/**
-	 * The slot recovered from a failure by giving its transaction up: after enough in a
-	 * row without a commit, a running slot is STALLED.
+	 * An attempt failed (a recovery, a retried call): after enough in a row without a
+	 * commit or a quiet poll, a running slot is STALLED.
 	 */
-	void aborted() {
-		this.consecutiveAborts++;
-		if (this.consecutiveAborts >= this.stallAfterAborts && this.status == WorkerStatus.RUNNING) {
+	void failed() {
+		this.consecutiveFailures++;
+		if (this.consecutiveFailures >= this.stallAfter && this.status == WorkerStatus.RUNNING) {
 			this.status = WorkerStatus.STALLED;
-			error("STALLED: " + this.consecutiveAborts + " transactions in a row aborted without a commit");
+			error("STALLED: " + this.consecutiveFailures + " failed attempts in a row without a commit");
+		}
+	}
+
+	/**
+	 * A poll succeeded with nothing to process and no transaction open: whatever failed
+	 * has gone away.
+	 */
+	void quiet() {
+		this.consecutiveFailures = 0;
+		if (this.status == WorkerStatus.STALLED) {
+			this.status = WorkerStatus.RUNNING;
 		}
 	}
 

@@ -1,5 +1,6 @@
 package dev.lockstep.worker;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.function.Supplier;
 
@@ -19,6 +20,8 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	private static final LogAccessor logger = new LogAccessor(SlotRebalanceListener.class);
 
+	private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(1);
+
 	/**
 	 * The slot's commit, which also moves the rewind points.
 	 */
@@ -35,6 +38,8 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	private final Commit commit;
 
+	private final Runnable rewind;
+
 	private final RewindPoints rewindPoints;
 
 	private final SlotMonitor monitor;
@@ -45,11 +50,12 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	private boolean paused;
 
-	SlotRebalanceListener(SlotId id, SlotTransaction transaction, Commit commit, RewindPoints rewindPoints,
-			SlotMonitor monitor, Supplier<Consumer<byte[], byte[]>> consumer) {
+	SlotRebalanceListener(SlotId id, SlotTransaction transaction, Commit commit, Runnable rewind,
+			RewindPoints rewindPoints, SlotMonitor monitor, Supplier<Consumer<byte[], byte[]>> consumer) {
 		this.id = id;
 		this.transaction = transaction;
 		this.commit = commit;
+		this.rewind = rewind;
 		this.rewindPoints = rewindPoints;
 		this.monitor = monitor;
 		this.consumer = consumer;
@@ -76,23 +82,31 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	@Override
 	public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-		if (this.transaction.isOpen()) {
-			try {
-				this.commit.commit();
-			}
-			catch (Exception ex) {
-				this.monitor.error("Commit before revocation failed: " + ex);
-				abort();
-				this.rewindPoints.rewind(this.consumer.get());
+		try {
+			if (this.transaction.isOpen()) {
+				try {
+					this.commit.commit();
+				}
+				catch (Exception ex) {
+					this.monitor.error("Commit before revocation failed: " + ex);
+					abort();
+					this.rewind.run();
+				}
 			}
 		}
-		forget(partitions);
+		finally {
+			forget(partitions);
+		}
 	}
 
 	@Override
 	public void onPartitionsLost(Collection<TopicPartition> partitions) {
-		abort();
-		forget(partitions);
+		try {
+			abort();
+		}
+		finally {
+			forget(partitions);
+		}
 	}
 
 	@Override
@@ -100,10 +114,12 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		Consumer<byte[], byte[]> assigned = this.consumer.get();
 		for (TopicPartition partition : partitions) {
 			try {
-				this.rewindPoints.assigned(partition, assigned.position(partition));
+				// Bounded: a transaction may be open across a cooperative rebalance.
+				this.rewindPoints.assigned(partition, assigned.position(partition, POSITION_TIMEOUT));
 			}
 			catch (RuntimeException ex) {
 				// The partition's first poll sets its rewind point instead.
+				this.rewindPoints.forget(partition);
 				logger.debug(() -> this.id + " no position yet for " + partition + ": " + ex);
 			}
 		}

@@ -40,13 +40,26 @@ final class SlotTransaction {
 
 	private final RecordBudget budget;
 
+	private final Duration maxBlock;
+
 	private Producer<byte[], byte[]> producer;
 
 	private OpenTransaction open;
 
+	// One-shot records claimed since the last commit: given back when it aborts.
+	private int claims;
+
+	// commitTransaction was called and did not succeed: it may yet complete (a successor
+	// producer's initialisation finishes a commit the coordinator received).
+	private boolean outcomeUnknown;
+
+	// The producer was re-initialised after a fence and has not committed since.
+	private boolean reinitialisedAfterFence;
+
 	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings.TransactionSizing sizing,
 			Function<Throwable, FailureCategory> failures, BackOff backOff, SlotMonitor monitor,
-			WorkerListener listener, RecordBudget budget) {
+			WorkerListener listener, RecordBudget budget, Duration maxBlock) {
+		this.maxBlock = maxBlock;
 		this.id = id;
 		this.clients = clients;
 		this.sizing = sizing;
@@ -74,6 +87,7 @@ final class SlotTransaction {
 			catch (RuntimeException ex) {
 				FailureCategory category = this.failures.apply(ex);
 				this.monitor.error("Producer initialisation failed (" + category + "): " + ex);
+				this.monitor.failed();
 				if (category != FailureCategory.RETRIABLE || this.backOff.isStopped()) {
 					created.close(Duration.ZERO);
 					if (this.backOff.isStopped()) {
@@ -111,6 +125,31 @@ final class SlotTransaction {
 		this.producer.send(record, begin());
 	}
 
+	/**
+	 * Claim one record of a one-shot run's budget for this transaction.
+	 * @return whether the budget had a record left
+	 */
+	boolean claim() {
+		if (this.budget == null) {
+			return true;
+		}
+		if (!this.budget.tryClaim()) {
+			return false;
+		}
+		this.claims++;
+		return true;
+	}
+
+	/**
+	 * Give back the claim of a record this transaction will not hold (the slot blocks at it).
+	 */
+	void unclaim() {
+		if (this.budget != null && this.claims > 0) {
+			this.claims--;
+			this.budget.release(1);
+		}
+	}
+
 	boolean isOpen() {
 		return this.open != null;
 	}
@@ -133,7 +172,9 @@ final class SlotTransaction {
 	 * transaction while its sends are still in flight; the commit then waits for every
 	 * send and fails if any of them failed, so the offsets never move without the
 	 * outputs. A timed-out call is retried as the same call, never replaced by a new
-	 * transaction, unless the back-off could outlive the transaction timeout.
+	 * transaction: sending the offsets only while the retry cannot outlive the transaction
+	 * timeout (then the transaction is aborted instead), the commit itself until it
+	 * succeeds or fails for good, since the coordinator may already be completing it.
 	 * @param group the consumer's group metadata, which fences a zombie consumer
 	 * @return the offsets committed
 	 * @throws Exception when the transaction cannot commit
@@ -143,19 +184,35 @@ final class SlotTransaction {
 		long commitStarted = System.nanoTime();
 		Map<TopicPartition, OffsetAndMetadata> offsets = committing.offsets();
 		try {
-			retrying("sending offsets", () -> this.producer.sendOffsetsToTransaction(offsets, group));
-			retrying("commit", this.producer::commitTransaction);
+			retrying("sending offsets", () -> this.producer.sendOffsetsToTransaction(offsets, group), true);
+			this.outcomeUnknown = true;
+			retrying("commit", this.producer::commitTransaction, false);
 		}
 		catch (KafkaException ex) {
 			// The producer reports a failed send as its own error state: name the send's failure.
 			committing.throwFailedDelivery();
 			throw ex;
 		}
+		this.outcomeUnknown = false;
+		this.reinitialisedAfterFence = false;
+		this.claims = 0;
 		this.open = null;
 		this.monitor.transactionOpen(false);
 		this.monitor.committed(committing.records());
 		this.listener.committed(this.id.worker(), this.id.index(), committing.outcome(commitStarted));
 		return offsets;
+	}
+
+	/**
+	 * Return whether the last transaction given up may have committed after all (its
+	 * commit was called and failed), and forget it: the slot then rewinds to the offsets
+	 * the group has committed, not to the points it keeps.
+	 * @return whether the outcome was unknown
+	 */
+	boolean takeUnknownOutcome() {
+		boolean unknown = this.outcomeUnknown;
+		this.outcomeUnknown = false;
+		return unknown;
 	}
 
 	/**
@@ -167,13 +224,13 @@ final class SlotTransaction {
 		if (this.open == null) {
 			return;
 		}
-		boolean outlived = outlivedTimeout();
+		boolean takeover = isTakeover();
 		release();
 		try {
-			retrying("abort", this.producer::abortTransaction);
+			retrying("abort", this.producer::abortTransaction, false);
 		}
 		catch (RuntimeException ex) {
-			if (this.failures.apply(ex) == FailureCategory.FENCED && !outlived) {
+			if (this.failures.apply(ex) == FailureCategory.FENCED && takeover) {
 				throw takeover(ex);
 			}
 			this.monitor.error("Abort failed, replacing the producer: " + ex);
@@ -182,20 +239,22 @@ final class SlotTransaction {
 	}
 
 	/**
-	 * Act on a fence: replace the producer when the open transaction outlived the
-	 * transaction timeout (the coordinator aborted it and bumped the epoch; if another
-	 * instance did take over, it is fenced back now and stops when fenced in a young
-	 * transaction), otherwise stop.
+	 * Act on a fence. When the open transaction had outlived the transaction timeout (a
+	 * pause, a GC, a slow call), the coordinator aborted it and bumped the epoch: the
+	 * producer is re-initialised, once; fenced again before it commits, or fenced in a
+	 * young transaction, the slot has met another live instance with its transactional id
+	 * and stops.
 	 * @param failure the fence
 	 * @throws SlotFailure FENCED for a takeover
 	 */
 	void fenced(Throwable failure) {
-		if (!outlivedTimeout()) {
+		if (isTakeover()) {
 			throw takeover(failure);
 		}
 		logger.warn(() -> this.id + ": transaction outlived its " + this.sizing.timeout()
 				+ " timeout and was aborted by the coordinator; re-initialising the producer");
 		replaceProducer();
+		this.reinitialisedAfterFence = true;
 	}
 
 	/**
@@ -208,29 +267,39 @@ final class SlotTransaction {
 		start();
 	}
 
-	private boolean outlivedTimeout() {
-		return this.open != null && this.open.age().compareTo(this.sizing.timeout()) >= 0;
+	private boolean isTakeover() {
+		boolean outlived = this.open != null && this.open.age().compareTo(this.sizing.timeout()) >= 0;
+		return !outlived || this.reinitialisedAfterFence;
 	}
 
 	private SlotFailure takeover(Throwable failure) {
+		String again = this.reinitialisedAfterFence ? " (fenced again after re-initialising)" : "";
 		release();
 		return new SlotFailure(WorkerStatus.FENCED, "another instance with transactional id "
-				+ this.id.transactionalId() + " took over (" + failure.getMessage() + ")");
+				+ this.id.transactionalId() + " took over" + again + " (" + failure.getMessage() + ")");
 	}
 
 	private void release() {
 		OpenTransaction released = this.open;
 		this.open = null;
 		this.monitor.transactionOpen(false);
+		if (this.budget != null) {
+			this.budget.release(this.claims);
+		}
+		this.claims = 0;
 		if (released != null) {
-			if (this.budget != null) {
-				this.budget.release(released.records());
-			}
 			this.listener.aborted(this.id.worker(), this.id.index(), released.records());
 		}
 	}
 
-	private void retrying(String operation, Runnable call) {
+	/**
+	 * Run a transaction call, repeating it after a back-off while it times out and the
+	 * slot is not stopping: kafka-clients allows retrying the same call, which then
+	 * completes the pending request.
+	 * @param capped whether to give up when the back-off and the next blocking call could
+	 * outlive the transaction timeout
+	 */
+	private void retrying(String operation, Runnable call, boolean capped) {
 		while (true) {
 			try {
 				call.run();
@@ -238,17 +307,17 @@ final class SlotTransaction {
 			}
 			catch (RuntimeException ex) {
 				if (this.failures.apply(ex) != FailureCategory.RETRIABLE || this.backOff.isStopped()
-						|| outlastsTimeout(this.backOff.next())) {
+						|| (capped && outlastsTimeout(this.backOff.next().plus(this.maxBlock)))) {
 					throw ex;
 				}
 				this.monitor.error(operation + " timed out, retrying: " + ex.getMessage());
+				this.monitor.failed();
 				logger.warn(() -> this.id + " " + operation + " timed out, retrying: " + ex);
 				this.backOff.await();
 			}
 		}
 	}
 
-	// A back-off inside an open transaction must not outlive it: abort instead.
 	private boolean outlastsTimeout(Duration wait) {
 		return this.open != null && this.open.age().plus(wait).compareTo(this.sizing.timeout()) >= 0;
 	}

@@ -69,7 +69,7 @@ public final class Worker {
 		for (int slot = 0; slot < settings.concurrency(); slot++) {
 			SlotId id = SlotId.of(settings, slot);
 			SlotMonitor monitor = new SlotMonitor(slot, id.transactionalId(), Clock.systemUTC(),
-					settings.recovery().stallAfterAborts());
+					settings.recovery().stallAfter());
 			this.monitors.add(monitor);
 			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), processor, classifier, recoveryPolicy,
 					monitor, budget, listener));

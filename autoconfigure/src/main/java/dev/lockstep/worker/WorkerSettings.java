@@ -43,6 +43,15 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	}
 
 	/**
+	 * The producer's {@code max.block.ms}: the longest one producer call may block.
+	 * @return the configured value, or the client's default of one minute
+	 */
+	public Duration producerMaxBlock() {
+		Object value = this.producerProperties.get("max.block.ms");
+		return (value != null) ? Duration.ofMillis(Long.parseLong(value.toString().trim())) : Duration.ofMinutes(1);
+	}
+
+	/**
 	 * The transactional id of one slot: stable across restarts, so a restarted slot
 	 * fences its predecessor and aborts its open transaction at once.
 	 * @param slot the slot index, from 0
@@ -171,22 +180,22 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	}
 
 	/**
-	 * Exponential back-off between recovery attempts, and when a slot that keeps aborting
+	 * Exponential back-off between recovery attempts, and when a slot that keeps failing
 	 * reports itself {@link WorkerStatus#STALLED}.
 	 *
 	 * @param initialBackoff the first wait
 	 * @param maxBackoff the longest wait
-	 * @param stallAfterAborts consecutive aborted transactions without a commit after which
-	 * the slot is STALLED (until its next commit)
+	 * @param stallAfter consecutive failed attempts (recoveries, retried calls) without a
+	 * commit after which the slot is STALLED (until it commits or polls quietly again)
 	 */
-	public record Recovery(Duration initialBackoff, Duration maxBackoff, int stallAfterAborts) {
+	public record Recovery(Duration initialBackoff, Duration maxBackoff, int stallAfter) {
 
-		/** A slot is STALLED after 5 consecutive aborts by default. */
-		public static final int DEFAULT_STALL_AFTER_ABORTS = 5;
+		/** A slot is STALLED after 5 consecutive failed attempts by default. */
+		public static final int DEFAULT_STALL_AFTER = 5;
 
 		public Recovery {
-			if (stallAfterAborts < 1) {
-				throw new IllegalArgumentException("Stall threshold must be at least 1, not " + stallAfterAborts);
+			if (stallAfter < 1) {
+				throw new IllegalArgumentException("Stall threshold must be at least 1, not " + stallAfter);
 			}
 		}
 
@@ -196,7 +205,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		 * @param maxBackoff the longest wait
 		 */
 		public Recovery(Duration initialBackoff, Duration maxBackoff) {
-			this(initialBackoff, maxBackoff, DEFAULT_STALL_AFTER_ABORTS);
+			this(initialBackoff, maxBackoff, DEFAULT_STALL_AFTER);
 		}
 
 	}

@@ -58,6 +58,14 @@ final class WorkerSlot implements Runnable {
 
 	private volatile boolean pauseRequested;
 
+	// A one-shot run's budget is used up: commit, then stop.
+	private boolean finishing;
+
+	// The last failure classified, so that the recovery policy sees each failure once.
+	private Throwable classified;
+
+	private FailureCategory category;
+
 	private boolean paused;
 
 	private Consumer<byte[], byte[]> consumer;
@@ -72,16 +80,22 @@ final class WorkerSlot implements Runnable {
 		this.settings = settings;
 		this.clients = clients;
 		this.processor = (RecordProcessor<Object, Object>) processor;
-		this.failures = (failure) -> recoveryPolicy.recover(failure, classifier.classify(failure));
+		this.failures = (failure) -> {
+			if (failure != this.classified) {
+				this.category = recoveryPolicy.recover(failure, classifier.classify(failure));
+				this.classified = failure;
+			}
+			return this.category;
+		};
 		this.monitor = monitor;
 		this.budget = budget;
 		this.listener = listener;
 		this.backOff = new BackOff(settings.recovery());
 		this.transaction = new SlotTransaction(id, clients, settings.transaction(), this.failures, this.backOff,
-				monitor, listener, budget);
+				monitor, listener, budget, settings.producerMaxBlock());
 		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
-		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commit, this.rewindPoints, monitor,
-				() -> this.consumer);
+		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commit, this::rewind,
+				this.rewindPoints, monitor, () -> this.consumer);
 		this.codecs = new SlotCodecs(settings);
 	}
 
@@ -110,7 +124,7 @@ final class WorkerSlot implements Runnable {
 			this.consumer.subscribe(this.settings.sourceTopics(), this.rebalance);
 			this.monitor.status(WorkerStatus.RUNNING);
 			this.lastInputNanos = System.nanoTime();
-			while (!this.stopRequested) {
+			while (!this.stopRequested && !(this.finishing && !this.transaction.isOpen())) {
 				try {
 					pollOnce();
 				}
@@ -150,6 +164,9 @@ final class WorkerSlot implements Runnable {
 		this.rewindPoints.polled(records);
 		if (records.isEmpty()) {
 			checkIdle();
+			if (!this.transaction.isOpen()) {
+				this.monitor.quiet();
+			}
 		}
 		else {
 			this.lastInputNanos = System.nanoTime();
@@ -159,26 +176,27 @@ final class WorkerSlot implements Runnable {
 		this.monitor.lag(lag);
 		this.listener.polled(this.id.worker(), this.id.index(), records.count(), lag);
 		for (ConsumerRecord<byte[], byte[]> record : records) {
-			if (this.budget != null && !this.budget.tryClaim()) {
-				// One-shot run complete: what is left of this poll is never committed.
-				requestStop();
-				break;
-			}
 			// Checked before every record, so a slow poll cannot keep a transaction open
 			// past its interval (and on to its timeout).
 			if (this.transaction.isDue()) {
 				commit();
+			}
+			if (!this.transaction.claim()) {
+				// One-shot run complete: what is left of this poll is never committed.
+				this.finishing = true;
+				break;
 			}
 			if (!process(record)) {
 				break;
 			}
 			if (this.budget != null && this.budget.isExhausted()) {
 				// The one-shot run's last record: commit it below, then stop.
-				requestStop();
+				this.finishing = true;
 				break;
 			}
 		}
-		if (this.transaction.isOpen() && (this.stopRequested || this.transaction.isDue())) {
+		if (this.transaction.isOpen()
+				&& (this.stopRequested || this.finishing || this.transaction.isDue())) {
 			commit();
 		}
 	}
@@ -238,14 +256,12 @@ final class WorkerSlot implements Runnable {
 			return true;
 		}
 		// Block: commit what came before the record, then hold the slot at it.
+		this.transaction.unclaim();
 		if (this.transaction.isEmpty()) {
 			this.transaction.abort();
 		}
 		else {
 			commit();
-		}
-		if (this.budget != null) {
-			this.budget.release(1);
 		}
 		this.rewindPoints.rewind(this.consumer);
 		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
@@ -263,6 +279,7 @@ final class WorkerSlot implements Runnable {
 	private void commit() throws Exception {
 		Map<TopicPartition, OffsetAndMetadata> offsets = this.transaction.commit(this.consumer.groupMetadata());
 		this.rewindPoints.committed(offsets);
+		this.invalidInput.committed(offsets);
 		this.monitor.committedOffsets(this.rewindPoints.points());
 		this.backOff.reset();
 	}
@@ -272,14 +289,37 @@ final class WorkerSlot implements Runnable {
 		this.monitor.error(category + " after " + failure);
 		this.listener.recovered(this.id.worker(), this.id.index(), category);
 		logger.warn(() -> this.id + " recovering (" + category + ") from " + failure);
+		this.monitor.failed();
 		switch (category) {
 			case FENCED -> this.transaction.fenced(failure);
 			case FATAL -> this.transaction.replaceProducer();
 			default -> this.transaction.abort();
 		}
-		this.monitor.aborted();
-		this.rewindPoints.rewind(this.consumer);
+		rewind();
 		this.backOff.await();
+	}
+
+	/**
+	 * Seek every assigned partition back to its first uncommitted record. After a commit
+	 * whose outcome is unknown (called, then given up: a successor producer may have
+	 * completed it), the group's committed offsets are read from the broker first.
+	 */
+	private void rewind() {
+		boolean fromBroker = this.transaction.takeUnknownOutcome();
+		while (!this.stopRequested) {
+			try {
+				if (fromBroker) {
+					this.rewindPoints.reload(this.consumer);
+				}
+				this.rewindPoints.rewind(this.consumer);
+				return;
+			}
+			catch (RuntimeException ex) {
+				this.monitor.error("Rewind failed, retrying: " + ex);
+				this.monitor.failed();
+				this.backOff.await();
+			}
+		}
 	}
 
 	private Map<TopicPartition, Long> lag() {

@@ -255,14 +255,14 @@ class LockstepAutoConfigurationTests {
 				WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
 				assertThat(settings.invalidInput().guard())
 					.isEqualTo(new WorkerSettings.InvalidInputPolicy.QuarantineGuard(20, 0.25));
-				assertThat(settings.recovery().stallAfterAborts()).isEqualTo(9);
+				assertThat(settings.recovery().stallAfter()).isEqualTo(9);
 				assertThat(settings.codecs().invalidData()).containsExactly(InvalidDataException.class);
 			});
 		this.withWorker.run((context) -> {
 			WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
 			assertThat(settings.invalidInput().guard())
 				.isEqualTo(WorkerSettings.InvalidInputPolicy.QuarantineGuard.DEFAULT);
-			assertThat(settings.recovery().stallAfterAborts()).isEqualTo(5);
+			assertThat(settings.recovery().stallAfter()).isEqualTo(5);
 		});
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.invalid-input.guard.max-ratio=1.5")
 			.run((context) -> assertRefused(context.getStartupFailure(), "guard.max-ratio", null));

@@ -28,8 +28,10 @@ class FailureClassifierTests {
 		assertThat(this.classifier.classify(new InvalidRecordException("no price"))).isEqualTo(FailureCategory.INVALID_INPUT);
 		assertThat(this.classifier.classify(new InvalidDataException("bad magic byte")))
 			.isEqualTo(FailureCategory.INVALID_INPUT);
+		// Only the failure itself says so: an application failure that happens to wrap one
+		// (a lookup inside the processor) is not the input record's fault.
 		assertThat(this.classifier.classify(new IllegalStateException("wrapped", new InvalidRecordException("no price"))))
-			.isEqualTo(FailureCategory.INVALID_INPUT);
+			.isEqualTo(FailureCategory.ABORTABLE);
 	}
 
 	@Test
@@ -54,6 +56,13 @@ class FailureClassifierTests {
 		assertThat(this.classifier.classify(new TimeoutException("slow"))).isEqualTo(FailureCategory.RETRIABLE);
 		assertThat(this.classifier.classify(new ExecutionException(new TimeoutException("slow"))))
 			.isEqualTo(FailureCategory.RETRIABLE);
+	}
+
+	@Test
+	void producerErrorStateOverATimedOutSendIsAbortableNotRetriable() {
+		KafkaException errorState = new KafkaException(
+				"Cannot execute transactional method because we are in an error state", new TimeoutException("expired"));
+		assertThat(this.classifier.classify(errorState)).isEqualTo(FailureCategory.ABORTABLE);
 	}
 
 	@Test

@@ -55,9 +55,14 @@ final class MockSlot implements AutoCloseable {
 	}
 
 	static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs) {
+		return settings(mode, sizing, codecs, Bounds.NONE);
+	}
+
+	static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs,
+			Bounds bounds) {
 		return new WorkerSettings("mock", List.of(INPUT), OUTPUT, "group", "tx", Map.of(), Map.of(), codecs, 1,
 				Duration.ofMillis(10), sizing, new InvalidInputPolicy(mode, QUARANTINE),
-				new Recovery(Duration.ofMillis(1), Duration.ofMillis(20), 3), Bounds.NONE, Duration.ofSeconds(5));
+				new Recovery(Duration.ofMillis(1), Duration.ofMillis(20), 3), bounds, Duration.ofSeconds(5));
 	}
 
 	static Codecs strings() {
@@ -158,6 +163,11 @@ final class MockSlot implements AutoCloseable {
 				this.log.forEach(this::addRecord);
 			}
 			return super.poll(timeout);
+		}
+
+		@Override
+		public synchronized long position(TopicPartition partition, Duration timeout) {
+			return position(partition);
 		}
 
 		@Override

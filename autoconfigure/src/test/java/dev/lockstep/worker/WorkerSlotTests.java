@@ -145,6 +145,28 @@ class WorkerSlotTests {
 	}
 
 	@Test
+	void fenceAgainAfterReinitialisingBeforeAnyCommitIsATakeover() {
+		this.slot = new MockSlot(10);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
+				new TransactionSizing(100, Duration.ofSeconds(5), Duration.ofMillis(300)), MockSlot.strings()),
+				RecordProcessor.of((String value) -> {
+					int call = calls.incrementAndGet();
+					if (call == 5 || call == 7) {
+						// Both transactions outlive the timeout, but the re-initialised producer is
+						// fenced again before it committed: another instance holds the id (or
+						// every transaction outlives the timeout); either way, stop.
+						await().pollDelay(Duration.ofMillis(400)).until(() -> true);
+						this.slot.producer().fenceProducer();
+					}
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.FENCED);
+		assertThat(this.slot.producers).hasSize(2);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
+	}
+
+	@Test
 	void slotThatOnlyAbortsIsStalledUntilItCommitsAgain() {
 		this.slot = new MockSlot(10);
 		AtomicBoolean broken = new AtomicBoolean(true);
@@ -162,7 +184,7 @@ class WorkerSlotTests {
 				new LockstepWorkers(Map.of("mock", worker), Set.of()));
 		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.STALLED);
 		assertThat(worker.state().committedRecords()).isZero();
-		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("STALLED: 3 transactions"));
+		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("STALLED: 3 failed attempts"));
 		assertThat(health.health(true).getStatus()).isEqualTo(Status.DOWN);
 		broken.set(false);
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
@@ -203,22 +225,73 @@ class WorkerSlotTests {
 	}
 
 	@Test
-	void commitTimeoutIsRetriedButAbortedRatherThanBackingOffPastTheTransactionTimeout() {
+	void sendingOffsetsThatTimesOutIsAbortedRatherThanRetriedPastTheTransactionTimeout() {
 		this.slot = new MockSlot(5);
 		AtomicBoolean slow = new AtomicBoolean(true);
 		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
 				new TransactionSizing(100, Duration.ofMillis(10), Duration.ofMillis(200)), MockSlot.strings()),
 				RecordProcessor.of((String value) -> {
-					this.slot.producer().commitTransactionException = slow.get() ? new TimeoutException("slow") : null;
+					this.slot.producer().sendOffsetsToTransactionException = slow.get() ? new TimeoutException("slow")
+							: null;
 					return upper(value);
 				}));
-		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
-			.anyMatch((error) -> error.startsWith("commit timed out, retrying", error.indexOf(' ') + 1)));
 		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
 			.anyMatch((error) -> error.contains("RETRIABLE after")));
 		slow.set(false);
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 5);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(5));
+	}
+
+	@Test
+	void commitThatTimesOutIsRetriedAsTheSameCallEvenPastTheTransactionTimeout() {
+		this.slot = new MockSlot(5);
+		AtomicInteger timeouts = new AtomicInteger(4);
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
+				new TransactionSizing(5, Duration.ofSeconds(5), Duration.ofMillis(50)), MockSlot.strings()),
+				RecordProcessor.of((String value) -> {
+					this.slot.producer().commitTransactionException = new TimeoutException("slow");
+					return upper(value);
+				}));
+		// The coordinator may be completing a commit that timed out on the client: giving it
+		// up and replaying would duplicate. Only the same call is repeated.
+		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
+			.filter((error) -> error.contains("commit timed out, retrying")).count() >= timeouts.get());
+		this.slot.producer().commitTransactionException = null;
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 5);
+		assertThat(this.slot.producers).hasSize(1);
+		assertThat(this.slot.slot().recentErrors()).noneMatch((error) -> error.contains(" after "));
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(5));
+	}
+
+	@Test
+	void oneShotRunCommitsExactlyItsBudgetThroughAFailure() {
+		this.slot = new MockSlot(20);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
+				MockSlot.strings(), new WorkerSettings.Bounds(10, null)), RecordProcessor.of((String value) -> {
+					if (calls.incrementAndGet() == 6) {
+						throw new IllegalStateException("transient");
+					}
+					return upper(value);
+				}));
+		assertThat(worker.awaitTermination(WAIT)).isTrue();
+		assertThat(worker.state().committedRecords()).isEqualTo(10);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
+	}
+
+	@Test
+	void operatorSkipOfABlockedRecordCommitsPastItOnce() {
+		this.slot = new MockSlot(6);
+		Codecs codecs = new Codecs(new StringDeserializer(), new BadAt(2), new StringSerializer(),
+				new StringSerializer(), List.of(BadBytesException.class));
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
+				new TransactionSizing(100, Duration.ofMillis(20)), codecs), RecordProcessor.of(WorkerSlotTests::upper));
+		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.BLOCKED);
+		assertThat(worker.skipBlockedRecords()).singleElement().satisfies((blocked) -> assertThat(blocked.offset()).isEqualTo(2));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 6);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(this.slot.committed(MockSlot.QUARANTINE)).containsExactly("v2");
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactly("V0", "V1", "V3", "V4", "V5");
 	}
 
 	@Test
