@@ -128,12 +128,18 @@ class WorkerPauseTests {
 	}
 
 	private static boolean fenced(SampleAppProcess worker, Actuator actuator) {
-		return !worker.isAlive() || worker.output().contains("FENCED") || slotStatuses(actuator).contains("FENCED");
+		return !worker.isAlive() || worker.output().contains("took over") || slotStatuses(actuator).contains("FENCED");
 	}
 
 	private static void assertNeverFenced(SampleAppProcess worker, Actuator actuator, String when) {
-		List<String> fencedLines = worker.output().lines().filter((line) -> line.contains("FENCED")).toList();
-		assertThat(fencedLines).as(() -> "log lines saying FENCED " + when + "\n" + worker.logTail()).isEmpty();
+		// "recovering (FENCED)" names the failure's category; a slot that stops says
+		// "FENCED: another instance ... took over".
+		List<String> fencedLines = worker.output()
+			.lines()
+			.filter((line) -> line.contains("FENCED:") || line.contains("took over"))
+			.toList();
+		assertThat(fencedLines).as(() -> "log lines saying the slot stopped FENCED " + when + "\n" + worker.logTail())
+			.isEmpty();
 		assertThat(slotStatuses(actuator)).as(() -> "slot statuses " + when + "\n" + worker.logTail())
 			.doesNotContain("FENCED");
 	}

@@ -6,7 +6,11 @@ package dev.lockstep.worker;
  */
 public enum FailureCategory {
 
-	/** The same call may succeed if repeated (a timed-out commit): repeat it after a back-off. */
+	/**
+	 * The same call may succeed if repeated: a timed-out transaction call (sending offsets,
+	 * committing, aborting) is repeated after a back-off; anywhere else (a poll, a send) the
+	 * transaction is aborted and replayed as for {@link #ABORTABLE}.
+	 */
 	RETRIABLE,
 
 	/** The transaction cannot complete: abort it, rewind to the committed offsets, back off, replay. */
@@ -15,7 +19,10 @@ public enum FailureCategory {
 	/** The record can never be processed: the worker's invalid-input policy decides (block or quarantine). */
 	INVALID_INPUT,
 
-	/** The transactional id was fenced: stop, unless the fence is the coordinator's abort of a timed-out transaction. */
+	/**
+	 * The transactional id was fenced: stop, unless the open transaction had outlived its
+	 * timeout (the coordinator aborted it and bumped the epoch): then re-initialise, once.
+	 */
 	FENCED,
 
 	/** The producer is unusable: close it, rewind, and continue with a new producer of the same transactional id. */

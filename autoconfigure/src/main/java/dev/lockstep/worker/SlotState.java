@@ -13,8 +13,8 @@ import java.util.Map;
  * @param blockedAt the record the slot is held at when BLOCKED, otherwise {@code null}
  * @param lastCommit when the slot last committed a transaction, or {@code null}
  * @param committedRecords how many input records the slot has committed
- * @param committedOffsets the committed input offset of each assigned partition
- * ({@code topic-partition}): the slot's assignment
+ * @param committedOffsets where each assigned partition ({@code topic-partition}) resumes
+ * after a rewind: its last committed offset, or where the slot began reading it
  * @param openTransactionSince when the open transaction began, or {@code null} when none is open
  * @param lag records behind the end of each assigned partition ({@code topic-partition}),
  * as of the last poll that returned records

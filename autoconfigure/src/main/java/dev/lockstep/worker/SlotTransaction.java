@@ -3,7 +3,6 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -30,7 +29,7 @@ final class SlotTransaction {
 
 	private final WorkerSettings.TransactionSizing sizing;
 
-	private final Function<Throwable, FailureCategory> failures;
+	private final SlotFailures failures;
 
 	private final BackOff backOff;
 
@@ -38,16 +37,13 @@ final class SlotTransaction {
 
 	private final WorkerListener listener;
 
-	private final RecordBudget budget;
+	private final BudgetClaims claims;
 
 	private final Duration maxBlock;
 
 	private Producer<byte[], byte[]> producer;
 
 	private OpenTransaction open;
-
-	// One-shot records claimed since the last commit: given back when it aborts.
-	private int claims;
 
 	// commitTransaction was called and did not succeed: it may yet complete (a successor
 	// producer's initialisation finishes a commit the coordinator received).
@@ -57,8 +53,8 @@ final class SlotTransaction {
 	private boolean reinitialisedAfterFence;
 
 	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings.TransactionSizing sizing,
-			Function<Throwable, FailureCategory> failures, BackOff backOff, SlotMonitor monitor,
-			WorkerListener listener, RecordBudget budget, Duration maxBlock) {
+			SlotFailures failures, BackOff backOff, SlotMonitor monitor,
+			WorkerListener listener, BudgetClaims claims, Duration maxBlock) {
 		this.maxBlock = maxBlock;
 		this.id = id;
 		this.clients = clients;
@@ -67,7 +63,7 @@ final class SlotTransaction {
 		this.backOff = backOff;
 		this.monitor = monitor;
 		this.listener = listener;
-		this.budget = budget;
+		this.claims = claims;
 	}
 
 	/**
@@ -85,7 +81,7 @@ final class SlotTransaction {
 				return;
 			}
 			catch (RuntimeException ex) {
-				FailureCategory category = this.failures.apply(ex);
+				FailureCategory category = this.failures.categorize(ex);
 				this.monitor.error("Producer initialisation failed (" + category + "): " + ex);
 				this.monitor.failed();
 				if (category != FailureCategory.RETRIABLE || this.backOff.isStopped()) {
@@ -123,31 +119,6 @@ final class SlotTransaction {
 
 	void send(ProducerRecord<byte[], byte[]> record) {
 		this.producer.send(record, begin());
-	}
-
-	/**
-	 * Claim one record of a one-shot run's budget for this transaction.
-	 * @return whether the budget had a record left
-	 */
-	boolean claim() {
-		if (this.budget == null) {
-			return true;
-		}
-		if (!this.budget.tryClaim()) {
-			return false;
-		}
-		this.claims++;
-		return true;
-	}
-
-	/**
-	 * Give back the claim of a record this transaction will not hold (the slot blocks at it).
-	 */
-	void unclaim() {
-		if (this.budget != null && this.claims > 0) {
-			this.claims--;
-			this.budget.release(1);
-		}
 	}
 
 	boolean isOpen() {
@@ -195,7 +166,7 @@ final class SlotTransaction {
 		}
 		this.outcomeUnknown = false;
 		this.reinitialisedAfterFence = false;
-		this.claims = 0;
+		this.claims.committed();
 		this.open = null;
 		this.monitor.transactionOpen(false);
 		this.monitor.committed(committing.records());
@@ -230,7 +201,7 @@ final class SlotTransaction {
 			retrying("abort", this.producer::abortTransaction, false);
 		}
 		catch (RuntimeException ex) {
-			if (this.failures.apply(ex) == FailureCategory.FENCED && takeover) {
+			if (this.failures.categorize(ex) == FailureCategory.FENCED && takeover) {
 				throw takeover(ex);
 			}
 			this.monitor.error("Abort failed, replacing the producer: " + ex);
@@ -283,10 +254,7 @@ final class SlotTransaction {
 		OpenTransaction released = this.open;
 		this.open = null;
 		this.monitor.transactionOpen(false);
-		if (this.budget != null) {
-			this.budget.release(this.claims);
-		}
-		this.claims = 0;
+		this.claims.released();
 		if (released != null) {
 			this.listener.aborted(this.id.worker(), this.id.index(), released.records());
 		}
@@ -306,7 +274,7 @@ final class SlotTransaction {
 				return;
 			}
 			catch (RuntimeException ex) {
-				if (this.failures.apply(ex) != FailureCategory.RETRIABLE || this.backOff.isStopped()
+				if (this.failures.categorize(ex) != FailureCategory.RETRIABLE || this.backOff.isStopped()
 						|| (capped && outlastsTimeout(this.backOff.next().plus(this.maxBlock)))) {
 					throw ex;
 				}

@@ -3,7 +3,6 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Function;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -32,11 +31,11 @@ final class WorkerSlot implements Runnable {
 
 	private final RecordProcessor<Object, Object> processor;
 
-	private final Function<Throwable, FailureCategory> failures;
+	private final SlotFailures failures;
 
 	private final SlotMonitor monitor;
 
-	private final RecordBudget budget;
+	private final BudgetClaims claims;
 
 	private final WorkerListener listener;
 
@@ -61,10 +60,6 @@ final class WorkerSlot implements Runnable {
 	// A one-shot run's budget is used up: commit, then stop.
 	private boolean finishing;
 
-	// The last failure classified, so that the recovery policy sees each failure once.
-	private Throwable classified;
-
-	private FailureCategory category;
 
 	private boolean paused;
 
@@ -80,19 +75,13 @@ final class WorkerSlot implements Runnable {
 		this.settings = settings;
 		this.clients = clients;
 		this.processor = (RecordProcessor<Object, Object>) processor;
-		this.failures = (failure) -> {
-			if (failure != this.classified) {
-				this.category = recoveryPolicy.recover(failure, classifier.classify(failure));
-				this.classified = failure;
-			}
-			return this.category;
-		};
+		this.failures = new SlotFailures(classifier, recoveryPolicy);
 		this.monitor = monitor;
-		this.budget = budget;
+		this.claims = new BudgetClaims(budget);
 		this.listener = listener;
 		this.backOff = new BackOff(settings.recovery());
 		this.transaction = new SlotTransaction(id, clients, settings.transaction(), this.failures, this.backOff,
-				monitor, listener, budget, settings.producerMaxBlock());
+				monitor, listener, this.claims, settings.producerMaxBlock());
 		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
 		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commit, this::rewind,
 				this.rewindPoints, monitor, () -> this.consumer);
@@ -181,7 +170,7 @@ final class WorkerSlot implements Runnable {
 			if (this.transaction.isDue()) {
 				commit();
 			}
-			if (!this.transaction.claim()) {
+			if (!this.claims.claim()) {
 				// One-shot run complete: what is left of this poll is never committed.
 				this.finishing = true;
 				break;
@@ -189,7 +178,7 @@ final class WorkerSlot implements Runnable {
 			if (!process(record)) {
 				break;
 			}
-			if (this.budget != null && this.budget.isExhausted()) {
+			if (this.claims.isExhausted()) {
 				// The one-shot run's last record: commit it below, then stop.
 				this.finishing = true;
 				break;
@@ -236,7 +225,7 @@ final class WorkerSlot implements Runnable {
 			this.processor.process(decoded, output);
 		}
 		catch (Exception ex) {
-			if (this.failures.apply(ex) != FailureCategory.INVALID_INPUT) {
+			if (this.failures.categorize(ex) != FailureCategory.INVALID_INPUT) {
 				throw ex;
 			}
 			return invalid(raw, ex);
@@ -256,7 +245,7 @@ final class WorkerSlot implements Runnable {
 			return true;
 		}
 		// Block: commit what came before the record, then hold the slot at it.
-		this.transaction.unclaim();
+		this.claims.unclaim();
 		if (this.transaction.isEmpty()) {
 			this.transaction.abort();
 		}
@@ -285,7 +274,7 @@ final class WorkerSlot implements Runnable {
 	}
 
 	private void recover(Exception failure) {
-		FailureCategory category = this.failures.apply(failure);
+		FailureCategory category = this.failures.categorize(failure);
 		this.monitor.error(category + " after " + failure);
 		this.listener.recovered(this.id.worker(), this.id.index(), category);
 		logger.warn(() -> this.id + " recovering (" + category + ") from " + failure);

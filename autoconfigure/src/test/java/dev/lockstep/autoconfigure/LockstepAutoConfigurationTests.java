@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -318,14 +317,7 @@ class LockstepAutoConfigurationTests {
 	}
 
 	private static void assertRefused(Throwable failure, String property, String action) {
-		assertThat(failure).isNotNull();
-		Throwable cause = failure;
-		while (cause != null && !(cause instanceof LockstepConfigurationException)) {
-			cause = cause.getCause();
-		}
-		assertThat(cause).as(() -> "no LockstepConfigurationException in " + Arrays.toString(failure.getStackTrace()) + failure)
-			.isInstanceOf(LockstepConfigurationException.class);
-		LockstepConfigurationException refused = (LockstepConfigurationException) cause;
+		LockstepConfigurationException refused = LockstepConfigurationFailureAnalyzerAccess.refusalIn(failure);
 		assertThat(refused.getProperty() + " " + refused.getReason()).contains(property);
 		FailureAnalysis analysis = new LockstepConfigurationFailureAnalyzerAccess()
 			.analyze(failure);

@@ -101,14 +101,7 @@ class LockstepTransactionWaitTests {
 	}
 
 	private static void assertRefused(Throwable failure, String property, String... reason) {
-		assertThat(failure).as("start-up failure").isNotNull();
-		Throwable cause = failure;
-		while (cause != null && !(cause instanceof LockstepConfigurationException)) {
-			cause = cause.getCause();
-		}
-		assertThat(cause).as(() -> "no LockstepConfigurationException in " + failure)
-			.isInstanceOf(LockstepConfigurationException.class);
-		LockstepConfigurationException refused = (LockstepConfigurationException) cause;
+		LockstepConfigurationException refused = LockstepConfigurationFailureAnalyzerAccess.refusalIn(failure);
 		assertThat(refused.getProperty()).isEqualTo(property);
 		assertThat(refused.getReason()).contains(reason);
 		FailureAnalysis analysis = new LockstepConfigurationFailureAnalyzerAccess().analyze(failure);

@@ -161,14 +161,7 @@ class LockstepUnknownPropertiesTests {
 
 	private static LockstepConfigurationException assertRefused(Throwable failure, String property,
 			String suggestion) {
-		assertThat(failure).as("start-up failure").isNotNull();
-		Throwable cause = failure;
-		while (cause != null && !(cause instanceof LockstepConfigurationException)) {
-			cause = cause.getCause();
-		}
-		assertThat(cause).as(() -> "no LockstepConfigurationException in " + failure)
-			.isInstanceOf(LockstepConfigurationException.class);
-		LockstepConfigurationException refused = (LockstepConfigurationException) cause;
+		LockstepConfigurationException refused = LockstepConfigurationFailureAnalyzerAccess.refusalIn(failure);
 		assertThat(refused.getProperty()).isEqualTo(property);
 		FailureAnalysis analysis = new LockstepConfigurationFailureAnalyzerAccess().analyze(failure);
 		assertThat(analysis.getDescription()).contains("Property: " + property);

@@ -205,12 +205,12 @@ class WorkerFaultTests {
 		producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 2000);
 		producer.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 1500);
 		producer.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 3000);
-		producer.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 60000);
 		WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
 				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class), WorkerTests.INVALID_DATA));
 		WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
 				base.groupId(), base.transactionalId(), base.consumerProperties(), producer, base.codecs(), 1,
-				base.pollTimeout(), new TransactionSizing(500, Duration.ofSeconds(3)), base.invalidInput(),
+				base.pollTimeout(), new TransactionSizing(500, Duration.ofSeconds(3), Duration.ofSeconds(60)),
+				base.invalidInput(),
 				base.recovery(), base.bounds(), base.shutdownTimeout());
 		Worker worker = start(settings, RecordProcessor.of((Order order) -> {
 			processed.incrementAndGet();

@@ -2,10 +2,29 @@ package dev.lockstep.autoconfigure.validation;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * Gives tests in other packages the package-private failure analyzer.
+ * Gives tests in other packages the package-private failure analyzer, and the refusal
+ * behind a start-up failure.
  */
 public class LockstepConfigurationFailureAnalyzerAccess {
+
+	/**
+	 * Assert that a start-up failed with a {@link LockstepConfigurationException}.
+	 * @param failure the context's start-up failure
+	 * @return the refusal in its cause chain
+	 */
+	public static LockstepConfigurationException refusalIn(Throwable failure) {
+		assertThat(failure).as("start-up failure").isNotNull();
+		Throwable cause = failure;
+		while (cause != null && !(cause instanceof LockstepConfigurationException)) {
+			cause = cause.getCause();
+		}
+		assertThat(cause).as(() -> "no LockstepConfigurationException in " + failure)
+			.isInstanceOf(LockstepConfigurationException.class);
+		return (LockstepConfigurationException) cause;
+	}
 
 	public FailureAnalysis analyze(Throwable failure) {
 		return new LockstepConfigurationFailureAnalyzer().analyze(failure);

@@ -30,7 +30,6 @@ public final class AvroDeserializer<T> {
 	/** The registry's error code for a schema id it does not know. */
 	static final int SCHEMA_NOT_FOUND = 40403;
 
-
 	/** Default number of prepared readers kept. */
 	public static final int DEFAULT_CACHE_CAPACITY = 64;
 

@@ -116,7 +116,7 @@ public final class AvroSerializer<T> {
 	 * Encode a record, framed with the resolved schema id.
 	 * @param value the record, or {@code null}
 	 * @return the framed message, or {@code null} for a {@code null} value
-	 * @throws SerializationException when the record cannot be encoded or is too large
+	 * @throws InvalidDataException when the record cannot be encoded or is too large
 	 */
 	public byte[] serialize(T value) {
 		if (value == null) {
