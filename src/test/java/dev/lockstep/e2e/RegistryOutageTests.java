@@ -42,7 +42,9 @@ class RegistryOutageTests {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), RECORDS, id);
 			pipeline.createTopics(4, (short) 1);
 			pipeline.createQuarantineTopic();
-			pipeline.seed();
+			// Half the input now; the rest once the registry is down, so that the fresh worker
+			// has input left however fast the first one was.
+			pipeline.seed(1, RECORDS / 2);
 			List<String> args = new ArrayList<>(List.of("--lockstep.registry.url=" + registry.url(),
 					"--lockstep.registry.retries=0", "--lockstep.registry.timeout=1s",
 					"--lockstep.workers.normalizer.invalid-input.policy=" + policy));
@@ -59,6 +61,7 @@ class RegistryOutageTests {
 			finally {
 				first.kill();
 			}
+			pipeline.seed(RECORDS / 2 + 1, RECORDS);
 			long lagWhenDown = pipeline.groupLag();
 			assertThat(lagWhenDown).isPositive();
 			SampleAppProcess second = pipeline.startWorker(workDir, args.toArray(String[]::new));

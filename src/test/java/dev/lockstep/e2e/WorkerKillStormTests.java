@@ -46,14 +46,18 @@ class WorkerKillStormTests {
 		int kills = 0;
 		while (kills < KILLS) {
 			SampleAppProcess worker = pipeline.startWorker(workDir);
-			long target = pipeline.outputEndOffsets() + 200 + random.nextInt(3000);
-			// A random moment: after a random amount of output (or, for some, during start-up).
-			if (random.nextInt(5) != 0) {
-				worker.awaitUntil("output end offsets " + target + " before kill " + (kills + 1), Duration.ofMinutes(4),
-						() -> pipeline.outputEndOffsets() >= target || !worker.isAlive());
+			try {
+				long target = pipeline.outputEndOffsets() + 200 + random.nextInt(3000);
+				// A random moment: after a random amount of output (or, for some, during start-up).
+				if (random.nextInt(5) != 0) {
+					worker.awaitUntil("output end offsets " + target + " before kill " + (kills + 1),
+							Duration.ofMinutes(4), () -> pipeline.outputEndOffsets() >= target || !worker.isAlive());
+				}
+				assertThat(worker.isAlive()).as(worker::logTail).isTrue();
 			}
-			assertThat(worker.isAlive()).as(worker::logTail).isTrue();
-			worker.kill();
+			finally {
+				worker.kill();
+			}
 			kills++;
 		}
 		SampleAppProcess last = pipeline.startWorker(workDir);

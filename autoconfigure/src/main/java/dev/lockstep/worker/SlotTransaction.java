@@ -195,14 +195,17 @@ final class SlotTransaction {
 		if (this.open == null) {
 			return;
 		}
-		boolean takeover = isTakeover();
+		OpenTransaction aborting = this.open;
 		release();
 		try {
 			retrying("abort", this.producer::abortTransaction, false);
 		}
 		catch (RuntimeException ex) {
-			if (this.failures.categorize(ex) == FailureCategory.FENCED && takeover) {
-				throw takeover(ex);
+			if (this.failures.categorize(ex) == FailureCategory.FENCED) {
+				// The abort may have been retried for long (a broker down): judge the fence
+				// by the transaction's age now.
+				reinitialiseOrStop(ex, aborting);
+				return;
 			}
 			this.monitor.error("Abort failed, replacing the producer: " + ex);
 			replaceProducer();
@@ -219,8 +222,13 @@ final class SlotTransaction {
 	 * @throws SlotFailure FENCED for a takeover
 	 */
 	void fenced(Throwable failure) {
-		if (isTakeover()) {
-			throw takeover(failure);
+		reinitialiseOrStop(failure, this.open);
+	}
+
+	private void reinitialiseOrStop(Throwable fence, OpenTransaction transaction) {
+		boolean outlived = transaction != null && transaction.age().compareTo(this.sizing.timeout()) >= 0;
+		if (!outlived || this.reinitialisedAfterFence) {
+			throw takeover(fence);
 		}
 		logger.warn(() -> this.id + ": transaction outlived its " + this.sizing.timeout()
 				+ " timeout and was aborted by the coordinator; re-initialising the producer");
@@ -236,11 +244,6 @@ final class SlotTransaction {
 		release();
 		close(Duration.ZERO);
 		start();
-	}
-
-	private boolean isTakeover() {
-		boolean outlived = this.open != null && this.open.age().compareTo(this.sizing.timeout()) >= 0;
-		return !outlived || this.reinitialisedAfterFence;
 	}
 
 	private SlotFailure takeover(Throwable failure) {

@@ -145,6 +145,31 @@ class WorkerSlotTests {
 	}
 
 	@Test
+	void fenceMetWhileAnAbortIsRetriedPastTheTransactionTimeoutReinitialises() {
+		this.slot = new MockSlot(10);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
+				new TransactionSizing(100, Duration.ofSeconds(5), Duration.ofMillis(300)), MockSlot.strings()),
+				RecordProcessor.of((String value) -> {
+					if (calls.incrementAndGet() == 5) {
+						// The broker goes away: the send fails and the abort times out, again and again.
+						this.slot.producer().abortTransactionException = new TimeoutException("broker down");
+						throw new IllegalStateException("send failed");
+					}
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
+			.anyMatch((error) -> error.contains("abort timed out, retrying")));
+		await().pollDelay(Duration.ofMillis(400)).atMost(WAIT).until(() -> true);
+		// Back after the transaction timeout: the coordinator aborted it and bumped the epoch.
+		this.slot.producer().fenceProducer();
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(this.slot.producers).hasSize(2);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
+	}
+
+	@Test
 	void fenceAgainAfterReinitialisingBeforeAnyCommitIsATakeover() {
 		this.slot = new MockSlot(10);
 		AtomicInteger calls = new AtomicInteger();
