@@ -29,9 +29,9 @@ final class SampleAppProcess {
 	/** Lines of a worker's log a failed wait shows. */
 	static final int LOG_TAIL_LINES = 80;
 
-	// Conditions read brokers through admin clients: twice a second is enough, and gentle
-	// on a loaded two-core machine.
-	private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+	// Awaitility's default: a slower poll lets a fast worker run far past a kill target
+	// (seen: the kill storm's kills all landing after the input was done).
+	private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
 	private final Process process;
 
