@@ -15,9 +15,8 @@ import org.springframework.core.log.LogAccessor;
 
 /**
  * A slot's transactional producer and its open transaction: begin, send, commit with
- * retries, abort, and replacing the producer. A producer fenced while its transaction
- * had outlived the transaction timeout was fenced by the coordinator's abort of that
- * transaction, not by another instance: it is replaced; any other fence is a takeover.
+ * retries, abort, and replacing the producer. A fenced producer is re-initialised once;
+ * fenced again soon after, another instance has taken the transactional id over.
  */
 final class SlotTransaction {
 
@@ -49,8 +48,8 @@ final class SlotTransaction {
 	// producer's initialisation finishes a commit the coordinator received).
 	private boolean outcomeUnknown;
 
-	// The producer was re-initialised after a fence and has not committed since.
-	private boolean reinitialisedAfterFence;
+	// When the producer was last re-initialised after a fence (System.nanoTime), if ever.
+	private Long lastFence;
 
 	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings.TransactionSizing sizing,
 			SlotFailures failures, BackOff backOff, SlotMonitor monitor,
@@ -165,7 +164,6 @@ final class SlotTransaction {
 			throw ex;
 		}
 		this.outcomeUnknown = false;
-		this.reinitialisedAfterFence = false;
 		this.claims.committed();
 		this.open = null;
 		this.monitor.transactionOpen(false);
@@ -195,16 +193,13 @@ final class SlotTransaction {
 		if (this.open == null) {
 			return;
 		}
-		OpenTransaction aborting = this.open;
 		release();
 		try {
 			retrying("abort", this.producer::abortTransaction, false);
 		}
 		catch (RuntimeException ex) {
 			if (this.failures.categorize(ex) == FailureCategory.FENCED) {
-				// The abort may have been retried for long (a broker down): judge the fence
-				// by the transaction's age now.
-				reinitialiseOrStop(ex, aborting);
+				reinitialiseOrStop(ex);
 				return;
 			}
 			this.monitor.error("Abort failed, replacing the producer: " + ex);
@@ -213,27 +208,30 @@ final class SlotTransaction {
 	}
 
 	/**
-	 * Act on a fence. When the open transaction had outlived the transaction timeout (a
-	 * pause, a GC, a slow call), the coordinator aborted it and bumped the epoch: the
-	 * producer is re-initialised, once; fenced again before it commits, or fenced in a
-	 * young transaction, the slot has met another live instance with its transactional id
-	 * and stops.
+	 * Act on a fence. A lone fence is re-initialised from: the coordinator aborts a
+	 * transaction that outlived its timeout (a pause, a GC, a frozen VM, a slow call) and
+	 * bumps the epoch, and a retried end of transaction can meet the bumped epoch after a
+	 * broker restart. A second fence within twice the transaction timeout of the last one
+	 * means another live instance holds the transactional id (each initialisation fences
+	 * the other, and a live contender answers within one commit cycle): the slot stops,
+	 * so exactly one instance runs on.
 	 * @param failure the fence
 	 * @throws SlotFailure FENCED for a takeover
 	 */
 	void fenced(Throwable failure) {
-		reinitialiseOrStop(failure, this.open);
+		reinitialiseOrStop(failure);
 	}
 
-	private void reinitialiseOrStop(Throwable fence, OpenTransaction transaction) {
-		boolean outlived = transaction != null && transaction.age().compareTo(this.sizing.timeout()) >= 0;
-		if (!outlived || this.reinitialisedAfterFence) {
+	private void reinitialiseOrStop(Throwable fence) {
+		long now = System.nanoTime();
+		if (this.lastFence != null && now - this.lastFence < this.sizing.timeout().multipliedBy(2).toNanos()) {
 			throw takeover(fence);
 		}
-		logger.warn(() -> this.id + ": transaction outlived its " + this.sizing.timeout()
-				+ " timeout and was aborted by the coordinator; re-initialising the producer");
+		logger.warn(() -> this.id + ": producer fenced (" + fence.getMessage()
+				+ "); re-initialising it once: fenced again within " + this.sizing.timeout().multipliedBy(2)
+				+ ", the slot stops as taken over");
 		replaceProducer();
-		this.reinitialisedAfterFence = true;
+		this.lastFence = now;
 	}
 
 	/**
@@ -247,10 +245,10 @@ final class SlotTransaction {
 	}
 
 	private SlotFailure takeover(Throwable failure) {
-		String again = this.reinitialisedAfterFence ? " (fenced again after re-initialising)" : "";
 		release();
 		return new SlotFailure(WorkerStatus.FENCED, "another instance with transactional id "
-				+ this.id.transactionalId() + " took over" + again + " (" + failure.getMessage() + ")");
+				+ this.id.transactionalId() + " took over: fenced again after re-initialising ("
+				+ failure.getMessage() + ")");
 	}
 
 	private void release() {

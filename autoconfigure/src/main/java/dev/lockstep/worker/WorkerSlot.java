@@ -60,7 +60,6 @@ final class WorkerSlot implements Runnable {
 	// A one-shot run's budget is used up: commit, then stop.
 	private boolean finishing;
 
-
 	private boolean paused;
 
 	private Consumer<byte[], byte[]> consumer;
