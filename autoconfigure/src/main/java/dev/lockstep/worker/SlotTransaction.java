@@ -15,8 +15,8 @@ import org.springframework.core.log.LogAccessor;
 
 /**
  * A slot's transactional producer and its open transaction: begin, send, commit with
- * retries, abort, and replacing the producer. A fenced producer is re-initialised once;
- * fenced again soon after, another instance has taken the transactional id over.
+ * retries, abort, and replacing the producer; and whether a fence is the coordinator's
+ * doing (re-initialise) or another instance's (stop).
  */
 final class SlotTransaction {
 
@@ -50,6 +50,9 @@ final class SlotTransaction {
 
 	// When the producer was last re-initialised after a fence (System.nanoTime), if ever.
 	private Long lastFence;
+
+	// The last transaction call failed fenced after it had timed out and been retried.
+	private boolean fencedOnRetry;
 
 	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings.TransactionSizing sizing,
 			SlotFailures failures, BackOff backOff, SlotMonitor monitor,
@@ -193,13 +196,14 @@ final class SlotTransaction {
 		if (this.open == null) {
 			return;
 		}
+		OpenTransaction aborting = this.open;
 		release();
 		try {
 			retrying("abort", this.producer::abortTransaction, false);
 		}
 		catch (RuntimeException ex) {
 			if (this.failures.categorize(ex) == FailureCategory.FENCED) {
-				reinitialiseOrStop(ex);
+				reinitialiseOrStop(ex, aborting);
 				return;
 			}
 			this.monitor.error("Abort failed, replacing the producer: " + ex);
@@ -208,28 +212,31 @@ final class SlotTransaction {
 	}
 
 	/**
-	 * Act on a fence. A lone fence is re-initialised from: the coordinator aborts a
-	 * transaction that outlived its timeout (a pause, a GC, a frozen VM, a slow call) and
-	 * bumps the epoch, and a retried end of transaction can meet the bumped epoch after a
-	 * broker restart. A second fence within twice the transaction timeout of the last one
-	 * means another live instance holds the transactional id (each initialisation fences
-	 * the other, and a live contender answers within one commit cycle): the slot stops,
-	 * so exactly one instance runs on.
+	 * Act on a fence. A fence the slot can explain is re-initialised from, once: the
+	 * coordinator aborted a transaction that outlived its timeout (a pause, a GC, a frozen
+	 * VM, a slow call) and bumped the epoch, or a transaction call that timed out and was
+	 * retried (a broker restarting) met the epoch its own first attempt bumped. Any other
+	 * fence, or a second one within twice the transaction timeout of a re-initialisation,
+	 * means another live instance holds the transactional id: the slot stops.
 	 * @param failure the fence
 	 * @throws SlotFailure FENCED for a takeover
 	 */
 	void fenced(Throwable failure) {
-		reinitialiseOrStop(failure);
+		reinitialiseOrStop(failure, this.open);
 	}
 
-	private void reinitialiseOrStop(Throwable fence) {
+	private void reinitialiseOrStop(Throwable fence, OpenTransaction transaction) {
 		long now = System.nanoTime();
-		if (this.lastFence != null && now - this.lastFence < this.sizing.timeout().multipliedBy(2).toNanos()) {
+		boolean explained = this.fencedOnRetry
+				|| (transaction != null && transaction.age().compareTo(this.sizing.timeout()) >= 0);
+		this.fencedOnRetry = false;
+		boolean again = this.lastFence != null
+				&& now - this.lastFence < this.sizing.timeout().multipliedBy(2).toNanos();
+		if (!explained || again) {
 			throw takeover(fence);
 		}
-		logger.warn(() -> this.id + ": producer fenced (" + fence.getMessage()
-				+ "); re-initialising it once: fenced again within " + this.sizing.timeout().multipliedBy(2)
-				+ ", the slot stops as taken over");
+		logger.warn(() -> this.id + ": producer fenced after its transaction timed out (" + fence.getMessage()
+				+ "); re-initialising it");
 		replaceProducer();
 		this.lastFence = now;
 	}
@@ -247,8 +254,7 @@ final class SlotTransaction {
 	private SlotFailure takeover(Throwable failure) {
 		release();
 		return new SlotFailure(WorkerStatus.FENCED, "another instance with transactional id "
-				+ this.id.transactionalId() + " took over: fenced again after re-initialising ("
-				+ failure.getMessage() + ")");
+				+ this.id.transactionalId() + " took over (" + failure.getMessage() + ")");
 	}
 
 	private void release() {
@@ -269,20 +275,24 @@ final class SlotTransaction {
 	 * outlive the transaction timeout
 	 */
 	private void retrying(String operation, Runnable call, boolean capped) {
+		boolean retried = false;
 		while (true) {
 			try {
 				call.run();
 				return;
 			}
 			catch (RuntimeException ex) {
-				if (this.failures.categorize(ex) != FailureCategory.RETRIABLE || this.backOff.isStopped()
+				FailureCategory category = this.failures.categorize(ex);
+				if (category != FailureCategory.RETRIABLE || this.backOff.isStopped()
 						|| (capped && outlastsTimeout(this.backOff.next().plus(this.maxBlock)))) {
+					this.fencedOnRetry = retried && category == FailureCategory.FENCED;
 					throw ex;
 				}
 				this.monitor.error(operation + " timed out, retrying: " + ex.getMessage());
 				this.monitor.failed();
 				logger.warn(() -> this.id + " " + operation + " timed out, retrying: " + ex);
 				this.backOff.await();
+				retried = true;
 			}
 		}
 	}

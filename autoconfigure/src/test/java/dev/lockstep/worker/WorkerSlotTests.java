@@ -107,20 +107,39 @@ class WorkerSlotTests {
 	}
 
 	@Test
-	void secondFenceSoonAfterReinitialisingIsATakeoverAndStopsTheSlot() {
+	void fenceInAYoungTransactionIsATakeoverAndStopsTheSlot() {
 		this.slot = new MockSlot(10);
 		AtomicInteger calls = new AtomicInteger();
 		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
 				MockSlot.strings()), RecordProcessor.of((String value) -> {
-					int call = calls.incrementAndGet();
-					if (call == 5 || call == 7) {
-						// Another live instance initialised the id, and does so again when fenced back.
+					if (calls.incrementAndGet() == 5) {
 						this.slot.producer().fenceProducer();
 					}
 					return upper(value);
 				}));
 		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.FENCED);
 		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("tx-0 took over"));
+		assertThat(this.slot.producers).hasSize(1);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
+	}
+
+	@Test
+	void fenceAgainSoonAfterReinitialisingIsATakeover() {
+		this.slot = new MockSlot(10);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
+				new TransactionSizing(100, Duration.ofSeconds(5), Duration.ofSeconds(1)), MockSlot.strings()),
+				RecordProcessor.of((String value) -> {
+					int call = calls.incrementAndGet();
+					if (call == 5 || call == 7) {
+						// Both transactions outlive the timeout, but the second fence comes within
+						// twice the timeout of the re-initialisation: another instance holds the id.
+						await().pollDelay(Duration.ofMillis(1100)).atMost(WAIT).until(() -> true);
+						this.slot.producer().fenceProducer();
+					}
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.FENCED);
 		assertThat(this.slot.producers).hasSize(2);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
 	}
