@@ -1,7 +1,10 @@
 package dev.lockstep.test.kafka;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -10,6 +13,7 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class KafkaClusterProcessesTests {
 
@@ -43,8 +47,12 @@ class KafkaClusterProcessesTests {
 		}
 	}
 
-	private static TopicDescription describe(Admin admin, String topic) throws Exception {
-		return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+	// A topic just created, or a node just back, may not be in every node's metadata yet
+	// (seen on a loaded machine: UnknownTopicOrPartitionException): ask until it is.
+	private static TopicDescription describe(Admin admin, String topic) {
+		return await().atMost(Duration.ofSeconds(60))
+			.ignoreExceptionsInstanceOf(ExecutionException.class)
+			.until(() -> admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic), Objects::nonNull);
 	}
 
 }
