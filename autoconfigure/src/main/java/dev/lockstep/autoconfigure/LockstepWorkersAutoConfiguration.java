@@ -3,7 +3,6 @@ package dev.lockstep.autoconfigure;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
@@ -64,26 +63,13 @@ public final class LockstepWorkersAutoConfiguration {
 			ProducerFactory<?, ?> producerFactory, CodecFactory codecFactory, KafkaPropertiesValidator validator,
 			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory, ObjectProvider<WorkerListener> listeners,
 			Environment environment, ObjectProvider<RegistryClient> registryClient) {
-		Map<String, Worker> workers = new WorkerFactory(properties, consumerFactory.getConfigurationProperties(),
-				producerFactory.getConfigurationProperties(), codecFactory, validator, beanFactory, recoveryPolicy,
-				new CompositeWorkerListener(listeners.orderedStream().toList()))
-			.createAll();
-		// Each worker's effective client maps: its own overrides over Spring Boot's.
 		TransportSecurity security = new TransportSecurity(properties.getSecurity().isRequireEncryption(),
 				new PropertyOrigins(environment));
-		workers.forEach((name, worker) -> {
-			String prefix = "lockstep.workers." + name;
-			security.checkClient("worker '" + name + "' consumer", prefix + ".consumer", "consumer",
-					worker.settings().consumerProperties());
-			security.checkClient("worker '" + name + "' producer", prefix + ".producer", "producer",
-					worker.settings().producerProperties());
-			LockstepProperties.Worker configured = properties.getWorkers().get(name);
-			LockstepProperties.Transaction transaction = configured.getTransaction();
-			RegistryClient registry = usesRegistry(configured) ? registryClient.getIfAvailable() : null;
-			validator.checkWorkerWaitBudget(name, worker.settings().producerProperties(),
-					transaction.getMaxInterval(), transaction.getTimeout(),
-					(registry != null) ? registry.longestWait() : null, describeRegistryWait(properties.getRegistry()));
-		});
+		Map<String, Worker> workers = new WorkerFactory(properties, consumerFactory.getConfigurationProperties(),
+				producerFactory.getConfigurationProperties(), codecFactory, validator, security,
+				registryClient.getIfAvailable(), beanFactory, recoveryPolicy,
+				new CompositeWorkerListener(listeners.orderedStream().toList()))
+			.createAll();
 		Set<String> autoStartup = properties.getWorkers()
 			.entrySet()
 			.stream()
@@ -93,19 +79,6 @@ public final class LockstepWorkersAutoConfiguration {
 		return new LockstepWorkers(workers, autoStartup);
 	}
 
-	private static boolean usesRegistry(LockstepProperties.Worker worker) {
-		LockstepProperties.Codec outputKey = (worker.getOutputKey() != null) ? worker.getOutputKey() : worker.getKey();
-		LockstepProperties.Codec outputValue = (worker.getOutputValue() != null) ? worker.getOutputValue()
-				: worker.getValue();
-		return Stream.of(worker.getKey(), worker.getValue(), outputKey, outputValue)
-			.anyMatch((codec) -> codec.getCodec() == LockstepProperties.CodecType.REGISTRY_AVRO);
-	}
-
-	private static String describeRegistryWait(LockstepProperties.Registry registry) {
-		return (registry.getRetries() + 1) + " attempts x " + registry.getUrl().size() + " URL(s) x timeout "
-				+ registry.getTimeout().toMillis() + " ms, plus back-offs";
-	}
-
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(ApplicationAvailability.class)
@@ -113,6 +86,5 @@ public final class LockstepWorkersAutoConfiguration {
 			ApplicationEventPublisher publisher) {
 		return new WorkerAvailability(workers, availability, publisher);
 	}
-
 
 }

@@ -5,10 +5,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.ValueTransformer;
@@ -43,6 +46,10 @@ class WorkerFactory {
 
 	private final KafkaPropertiesValidator validator;
 
+	private final TransportSecurity security;
+
+	private final RegistryClient registry;
+
 	private final BeanFactory beanFactory;
 
 	private final RecoveryPolicy recoveryPolicy;
@@ -50,13 +57,16 @@ class WorkerFactory {
 	private final WorkerListener listener;
 
 	WorkerFactory(LockstepProperties properties, Map<String, Object> baseConsumer, Map<String, Object> baseProducer,
-			CodecFactory codecs, KafkaPropertiesValidator validator, BeanFactory beanFactory,
+			CodecFactory codecs, KafkaPropertiesValidator validator, TransportSecurity security,
+			RegistryClient registry, BeanFactory beanFactory,
 			RecoveryPolicy recoveryPolicy, WorkerListener listener) {
 		this.properties = properties;
 		this.baseConsumer = withoutSerdes(baseConsumer);
 		this.baseProducer = withoutSerdes(baseProducer);
 		this.codecs = codecs;
 		this.validator = validator;
+		this.security = security;
+		this.registry = registry;
 		this.beanFactory = beanFactory;
 		this.recoveryPolicy = recoveryPolicy;
 		this.listener = listener;
@@ -131,6 +141,14 @@ class WorkerFactory {
 		LockstepProperties.Codec outputKey = (worker.getOutputKey() != null) ? worker.getOutputKey() : worker.getKey();
 		LockstepProperties.Codec outputValue = (worker.getOutputValue() != null) ? worker.getOutputValue()
 				: worker.getValue();
+		// The effective client maps: the worker's own overrides over Spring Boot's.
+		this.security.checkClient("worker '" + name + "' consumer", prefix + ".consumer", "consumer", consumer);
+		this.security.checkClient("worker '" + name + "' producer", prefix + ".producer", "producer", producer);
+		boolean usesRegistry = Stream.of(worker.getKey(), worker.getValue(), outputKey, outputValue)
+			.anyMatch((codec) -> codec.getCodec() == LockstepProperties.CodecType.REGISTRY_AVRO);
+		this.validator.checkWorkerWaitBudget(name, producer, transaction.getMaxInterval(), transaction.getTimeout(),
+				(usesRegistry && this.registry != null) ? this.registry.longestWait() : null,
+				describeRegistryWait(this.properties.getRegistry()));
 		WorkerSettings.Codecs codecs = new WorkerSettings.Codecs(
 				this.codecs.deserializer(worker.getKey(), true, prefix + ".key"),
 				this.codecs.deserializer(worker.getValue(), false, prefix + ".value"),
@@ -148,6 +166,11 @@ class WorkerFactory {
 				new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
 						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
 				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout());
+	}
+
+	private static String describeRegistryWait(LockstepProperties.Registry registry) {
+		return (registry.getRetries() + 1) + " attempts x " + registry.getUrl().size() + " URL(s) x timeout "
+				+ registry.getTimeout().toMillis() + " ms, plus back-offs";
 	}
 
 	private static void refuseIf(boolean refused, String property, String reason) {
