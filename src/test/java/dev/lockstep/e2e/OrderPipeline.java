@@ -12,7 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.admin.Admin;
@@ -129,11 +131,20 @@ final class OrderPipeline {
 
 	/** Seed orders {@code from..to}, with malformed bytes as the value of the given ids. */
 	void seed(long from, long to, Set<Long> malformed) throws Exception {
+		AtomicReference<Exception> failure = new AtomicReference<>();
 		try (KafkaProducer<byte[], byte[]> producer = producer()) {
 			for (long id = from; id <= to; id++) {
-				producer.send(order(id, malformed.contains(id)));
+				producer.send(order(id, malformed.contains(id)), (metadata, ex) -> {
+					if (ex != null) {
+						failure.compareAndSet(null, ex);
+					}
+				});
 			}
 			producer.flush();
+		}
+		// A lost input record would later read as a record the worker lost.
+		if (failure.get() != null) {
+			throw new IllegalStateException("Seeding orders " + from + ".." + to + " failed", failure.get());
 		}
 	}
 
@@ -203,15 +214,23 @@ final class OrderPipeline {
 		}
 	}
 
-	/** Every record of a topic a read_committed reader sees, from the beginning. */
+	/**
+	 * Every record of a topic a read_committed reader sees, from the beginning to the
+	 * end of its log: a transaction still open there (its markers not yet written, or a
+	 * crashed producer's, until it times out) is waited for, not read as missing output.
+	 */
 	List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+		Map<TopicPartition, Long> ends;
+		try (KafkaConsumer<byte[], byte[]> uncommitted = consumer("read_uncommitted")) {
+			ends = uncommitted.endOffsets(partitions(uncommitted, topic));
+		}
 		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
 			List<TopicPartition> partitions = partitions(consumer, topic);
 			consumer.assign(partitions);
 			consumer.seekToBeginning(partitions);
-			Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
 			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-			SampleAppProcess.awaitUntil("reading " + topic + " to its end offsets " + ends, Duration.ofMinutes(3),
+			SampleAppProcess.awaitUntil("reading " + topic + " to its end offsets " + ends
+					+ " (a transaction still open stops a read_committed reader short)", Duration.ofMinutes(3),
 					() -> {
 						consumer.poll(Duration.ofMillis(500)).forEach(records::add);
 						return partitions.stream()
@@ -262,8 +281,63 @@ final class OrderPipeline {
 			result.out++;
 		}
 		result.duplicates = seen.values().stream().filter((count) -> count > 1).mapToLong((count) -> count - 1).sum();
+		result.in = inputRecords();
 		result.missing = this.records - excluded.size() - seen.size();
+		if (result.missing > 0) {
+			result.diagnosis = missingRanges(seen.keySet(), excluded) + "; output end offsets (uncommitted/committed) "
+					+ endOffsets(OUTPUT) + "; input end offsets " + endOffsets(INPUT) + "; group offsets "
+					+ groupOffsetsOrFailure();
+		}
 		return result;
+	}
+
+	/** The missing ids as ranges, the first few of them, for a failure to explain itself. */
+	private String missingRanges(Set<Long> seen, Set<Long> excluded) {
+		List<String> ranges = new ArrayList<>();
+		long start = -1;
+		for (long id = 1; id <= this.records + 1; id++) {
+			boolean missing = id <= this.records && !seen.contains(id) && !excluded.contains(id);
+			if (missing && start < 0) {
+				start = id;
+			}
+			else if (!missing && start >= 0) {
+				ranges.add((start == id - 1) ? Long.toString(start) : start + "-" + (id - 1));
+				start = -1;
+			}
+		}
+		return "missing ids " + ((ranges.size() > 20) ? ranges.subList(0, 20) + " and " + (ranges.size() - 20) + " more"
+				: ranges);
+	}
+
+	/** The number of input records: the input topic is written without transactions. */
+	private long inputRecords() {
+		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+			return consumer.endOffsets(partitions(consumer, INPUT)).values().stream().mapToLong(Long::longValue).sum();
+		}
+	}
+
+	private String groupOffsetsOrFailure() {
+		try {
+			Map<Integer, Long> offsets = new TreeMap<>();
+			groupOffsets().forEach((partition, offset) -> offsets.put(partition.partition(), offset.offset()));
+			return offsets.toString();
+		}
+		catch (Exception ex) {
+			return "unknown (" + ex + ")";
+		}
+	}
+
+	/** Each partition's end offset read_uncommitted and read_committed (the last stable offset). */
+	private Map<Integer, String> endOffsets(String topic) {
+		Map<Integer, String> ends = new TreeMap<>();
+		try (KafkaConsumer<byte[], byte[]> uncommitted = consumer("read_uncommitted");
+				KafkaConsumer<byte[], byte[]> committed = consumer()) {
+			List<TopicPartition> partitions = partitions(uncommitted, topic);
+			Map<TopicPartition, Long> stable = committed.endOffsets(partitions);
+			uncommitted.endOffsets(partitions)
+				.forEach((partition, end) -> ends.put(partition.partition(), end + "/" + stable.get(partition)));
+		}
+		return ends;
 	}
 
 	/**
@@ -280,8 +354,8 @@ final class OrderPipeline {
 	 */
 	Result assertExactOutput(String scenario, Set<Long> excluded, int kills, int restarts, long startedNanos) {
 		Result result = verify(excluded);
-		System.out.println(result.line(scenario, this.records, kills, restarts, startedNanos));
-		result.assertExact(this.records - excluded.size());
+		System.out.println(result.line(scenario, kills, restarts, startedNanos));
+		result.assertExact(this.records, this.records - excluded.size());
 		return result;
 	}
 
@@ -323,21 +397,28 @@ final class OrderPipeline {
 	 */
 	static final class Result {
 
+		// Measured: the input topic's record count.
+		long in;
+
 		long out;
 
 		long duplicates;
 
 		long missing;
 
-		String line(String scenario, int records, int kills, int restarts, long startedNanos) {
+		// What was missing and where the output's stable offsets stood, when something was.
+		String diagnosis = "";
+
+		String line(String scenario, int kills, int restarts, long startedNanos) {
 			return String.format("E2E %s: in=%d out=%d duplicates=%d missing=%d kills=%d restarts=%d wall=%.1fs",
-					scenario, records, this.out, this.duplicates, this.missing, kills, restarts,
+					scenario, this.in, this.out, this.duplicates, this.missing, kills, restarts,
 					(System.nanoTime() - startedNanos) / 1e9);
 		}
 
-		void assertExact(int records) {
+		void assertExact(int seeded, int records) {
+			assertThat(this.in).as("input records (fewer: lost while seeding, before the worker)").isEqualTo(seeded);
 			assertThat(this.duplicates).as("duplicates").isZero();
-			assertThat(this.missing).as("missing").isZero();
+			assertThat(this.missing).as("missing: %s", this.diagnosis).isZero();
 			assertThat(this.out).isEqualTo(records);
 		}
 
