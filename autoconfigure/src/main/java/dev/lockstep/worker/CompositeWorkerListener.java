@@ -23,6 +23,11 @@ public class CompositeWorkerListener implements WorkerListener {
 	}
 
 	@Override
+	public void workerCreated(String worker) {
+		this.listeners.forEach((listener) -> listener.workerCreated(worker));
+	}
+
+	@Override
 	public void consumerCreated(String worker, int slot, Consumer<?, ?> consumer) {
 		this.listeners.forEach((listener) -> listener.consumerCreated(worker, slot, consumer));
 	}

@@ -18,6 +18,14 @@ public interface WorkerListener {
 	};
 
 	/**
+	 * A worker was created, before any of its slots runs: the moment to register what a
+	 * listener publishes, so that it exists (at zero) before the first event.
+	 * @param worker the worker's name
+	 */
+	default void workerCreated(String worker) {
+	}
+
+	/**
 	 * A slot created its consumer.
 	 * @param worker the worker's name
 	 * @param slot the slot index

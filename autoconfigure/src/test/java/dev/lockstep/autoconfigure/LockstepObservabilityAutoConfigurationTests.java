@@ -1,5 +1,8 @@
 package dev.lockstep.autoconfigure;
 
+import java.util.List;
+import java.util.Locale;
+
 import dev.lockstep.autoconfigure.health.KafkaClusterHealthIndicator;
 import dev.lockstep.autoconfigure.health.LockstepHealthContributorAutoConfiguration;
 import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
@@ -8,6 +11,8 @@ import dev.lockstep.autoconfigure.metrics.LockstepMetricsAutoConfiguration;
 import dev.lockstep.autoconfigure.metrics.MicrometerWorkerListener;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.RegistryListener;
+import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.WorkerStatus;
@@ -45,6 +50,39 @@ class LockstepObservabilityAutoConfigurationTests {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerWorkerListener.class));
+	}
+
+	@Test
+	void everyMeterExistsAtZeroForEveryTagValueBeforeAnyRecord() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("lockstep.registry.url=http://127.0.0.1:1")
+			.run((context) -> {
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				for (String outcome : List.of("processed", "tombstone", "quarantined", "rejected")) {
+					assertThat(meters.get("lockstep.worker.records").tag("worker", "normalizer").tag("outcome", outcome)
+						.counter().count()).isZero();
+				}
+				for (String result : List.of("committed", "aborted")) {
+					assertThat(meters.get("lockstep.worker.transactions").tag("result", result).counter().count())
+						.isZero();
+				}
+				for (FailureCategory category : FailureCategory.values()) {
+					assertThat(meters.get("lockstep.worker.recoveries")
+						.tag("category", category.name().toLowerCase(Locale.ROOT))
+						.counter()
+						.count()).isZero();
+				}
+				assertThat(meters.get("lockstep.worker.records.out").counter().count()).isZero();
+				assertThat(meters.get("lockstep.worker.batches").counter().count()).isZero();
+				assertThat(meters.get("lockstep.worker.transaction.duration").timer().count()).isZero();
+				assertThat(meters.get("lockstep.worker.commit.duration").timer().count()).isZero();
+				for (String operation : RegistryListener.OPERATIONS) {
+					assertThat(meters.get("lockstep.registry.requests").tag("operation", operation).timers())
+						.hasSize(RegistryListener.OUTCOMES.size());
+				}
+				assertThat(meters.get("lockstep.registry.cache").counters()).hasSize(4)
+					.allSatisfy((counter) -> assertThat(counter.count()).isZero());
+			});
 	}
 
 	@Test

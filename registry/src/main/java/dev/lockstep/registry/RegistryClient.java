@@ -64,6 +64,7 @@ public final class RegistryClient {
 	private RegistryClient(RegistryHttp http, int cacheCapacity, RegistryListener listener) {
 		this.http = http;
 		this.listener = listener;
+		listener.clientCreated();
 		this.schemasById = new BoundedCache<>(cacheCapacity);
 		this.idsBySchema = new BoundedCache<>(cacheCapacity);
 	}

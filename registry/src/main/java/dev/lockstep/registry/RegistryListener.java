@@ -1,6 +1,7 @@
 package dev.lockstep.registry;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Hears what a {@link RegistryClient} does, for metrics. Called on the caller's thread:
@@ -11,6 +12,23 @@ public interface RegistryListener {
 	/** A listener that hears nothing. */
 	RegistryListener NONE = new RegistryListener() {
 	};
+
+	/** Every operation {@link #request} reports. */
+	List<String> OPERATIONS = List.of("lookup", "register", "schema-by-id", "version", "latest-version", "ping");
+
+	/** Every outcome {@link #request} reports. */
+	List<String> OUTCOMES = List.of("success", "client-error", "server-error", "transport-error",
+			"invalid-response");
+
+	/** Every cache {@link #cacheAccess} reports. */
+	List<String> CACHES = List.of("schemas", "ids");
+
+	/**
+	 * A client was built with this listener, before its first request: the moment to
+	 * register what the listener publishes, so that it exists (at zero) from the start.
+	 */
+	default void clientCreated() {
+	}
 
 	/**
 	 * An operation that went to the registry finished (retries and failover included).

@@ -5,7 +5,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -95,6 +98,21 @@ class SampleObservabilityTests {
 
 	@Test
 	@org.junit.jupiter.api.Order(2)
+	void everyMetricTheGrafanaDashboardQueriesIsPublished() throws IOException {
+		JsonNode dashboard = new ObjectMapper().readTree(Path.of("../dashboards/lockstep-workers.json").toFile());
+		Set<String> queried = new TreeSet<>();
+		Matcher names = Pattern.compile("lockstep_\\w+").matcher(dashboard.toString());
+		while (names.find()) {
+			queried.add(names.group());
+		}
+		assertThat(queried).as("metrics the dashboard queries").hasSizeGreaterThanOrEqualTo(8);
+		String published = get("/actuator/prometheus");
+		assertThat(queried).allSatisfy((name) -> assertThat(published).as("/actuator/prometheus")
+			.containsPattern("(?m)^" + name + "\\{"));
+	}
+
+	@Test
+	@org.junit.jupiter.api.Order(3)
 	void stoppedBrokerTurnsKafkaHealthDownAndBackUpAfterRestart() {
 		broker.kill();
 		await().atMost(Duration.ofSeconds(30))
@@ -105,7 +123,7 @@ class SampleObservabilityTests {
 	}
 
 	@Test
-	@org.junit.jupiter.api.Order(3)
+	@org.junit.jupiter.api.Order(4)
 	void probesEndpointAndPauseResumeReflectTheWorker() {
 		await().atMost(Duration.ofSeconds(30)).until(() -> json("/actuator/health/readiness").at("/status").asText()
 			.equals("UP"));
@@ -133,7 +151,7 @@ class SampleObservabilityTests {
 	}
 
 	@Test
-	@org.junit.jupiter.api.Order(4)
+	@org.junit.jupiter.api.Order(5)
 	void blockedWorkerShowsTheOffendingRecordAndTurnsHealthDown() {
 		long before = (long) metric("lockstep_worker_records_total", "outcome=\"processed\"");
 		seed(new Order(9L, "SHIPPED", 9L));
@@ -161,7 +179,7 @@ class SampleObservabilityTests {
 	}
 
 	@Test
-	@org.junit.jupiter.api.Order(5)
+	@org.junit.jupiter.api.Order(6)
 	void fencedWorkerShowsFencedAndBreaksLiveness() {
 		WorkerSettings settings = this.workers.worker("normalizer").settings();
 		// A second instance with the same transactional id (in its own group, so that both

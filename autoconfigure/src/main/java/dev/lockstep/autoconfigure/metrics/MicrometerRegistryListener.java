@@ -25,23 +25,41 @@ public class MicrometerRegistryListener implements RegistryListener {
 	}
 
 	@Override
+	public void clientCreated() {
+		// Every meter at zero from the start, for every tag value.
+		for (String operation : OPERATIONS) {
+			OUTCOMES.forEach((outcome) -> requests(operation, outcome));
+		}
+		for (String cache : CACHES) {
+			cacheAccesses(cache, true);
+			cacheAccesses(cache, false);
+		}
+	}
+
+	@Override
 	public void request(String operation, String outcome, Duration duration) {
-		Timer.builder("lockstep.registry.requests")
-			.description("Schema registry operations, retries and failover included")
-			.tag("operation", operation)
-			.tag("outcome", outcome)
-			.register(this.registry)
-			.record(duration);
+		requests(operation, outcome).record(duration);
 	}
 
 	@Override
 	public void cacheAccess(String cache, boolean hit) {
-		Counter.builder("lockstep.registry.cache")
+		cacheAccesses(cache, hit).increment();
+	}
+
+	private Timer requests(String operation, String outcome) {
+		return Timer.builder("lockstep.registry.requests")
+			.description("Schema registry operations, retries and failover included")
+			.tag("operation", operation)
+			.tag("outcome", outcome)
+			.register(this.registry);
+	}
+
+	private Counter cacheAccesses(String cache, boolean hit) {
+		return Counter.builder("lockstep.registry.cache")
 			.description("Schema registry client cache look-ups")
 			.tag("cache", cache)
 			.tag("result", hit ? "hit" : "miss")
-			.register(this.registry)
-			.increment();
+			.register(this.registry);
 	}
 
 }

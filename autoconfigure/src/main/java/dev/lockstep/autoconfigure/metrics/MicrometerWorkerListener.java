@@ -1,5 +1,6 @@
 package dev.lockstep.autoconfigure.metrics;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,10 @@ import org.apache.kafka.common.TopicPartition;
  */
 public class MicrometerWorkerListener implements WorkerListener {
 
+	private static final List<String> RECORD_OUTCOMES = List.of("processed", "tombstone", "quarantined", "rejected");
+
+	private static final List<String> TRANSACTION_RESULTS = List.of("committed", "aborted");
+
 	private final MeterRegistry registry;
 
 	private final Map<Object, KafkaClientMetrics> clientMetrics = new ConcurrentHashMap<>();
@@ -36,6 +41,21 @@ public class MicrometerWorkerListener implements WorkerListener {
 	 */
 	public MicrometerWorkerListener(MeterRegistry registry) {
 		this.registry = registry;
+	}
+
+	@Override
+	public void workerCreated(String worker) {
+		// Every meter at zero from the start, for every tag value: dashboards and alerts
+		// see 0, not "no data", until the first event.
+		batches(worker);
+		RECORD_OUTCOMES.forEach((outcome) -> records(worker, outcome));
+		recordsOut(worker);
+		TRANSACTION_RESULTS.forEach((result) -> transactions(worker, result));
+		for (FailureCategory category : FailureCategory.values()) {
+			recoveries(worker, category);
+		}
+		transactionDuration(worker);
+		commitDuration(worker);
 	}
 
 	@Override
@@ -61,7 +81,7 @@ public class MicrometerWorkerListener implements WorkerListener {
 	@Override
 	public void polled(String worker, int slot, int records, Map<TopicPartition, Long> partitionLag) {
 		if (records > 0) {
-			counter("lockstep.worker.batches", "Polls that returned records", worker).increment();
+			batches(worker).increment();
 		}
 		partitionLag.forEach((partition, behind) -> this.lag
 			.computeIfAbsent(worker + "/" + partition, (key) -> registerLag(worker, partition))
@@ -70,25 +90,13 @@ public class MicrometerWorkerListener implements WorkerListener {
 
 	@Override
 	public void committed(String worker, int slot, CommitOutcome outcome) {
-		records(worker, "processed", outcome.processed() - outcome.tombstones());
-		records(worker, "tombstone", outcome.tombstones());
-		records(worker, "quarantined", outcome.quarantined());
-		Counter.builder("lockstep.worker.records.out")
-			.description("Records written to output topics in committed transactions")
-			.tag("worker", worker)
-			.register(this.registry)
-			.increment(outcome.outputs());
+		records(worker, "processed").increment(outcome.processed() - outcome.tombstones());
+		records(worker, "tombstone").increment(outcome.tombstones());
+		records(worker, "quarantined").increment(outcome.quarantined());
+		recordsOut(worker).increment(outcome.outputs());
 		transactions(worker, "committed").increment();
-		Timer.builder("lockstep.worker.transaction.duration")
-			.description("From the start of a transaction to the end of its commit")
-			.tag("worker", worker)
-			.register(this.registry)
-			.record(outcome.transactionDuration());
-		Timer.builder("lockstep.worker.commit.duration")
-			.description("Sending the offsets to the transaction and committing it")
-			.tag("worker", worker)
-			.register(this.registry)
-			.record(outcome.commitDuration());
+		transactionDuration(worker).record(outcome.transactionDuration());
+		commitDuration(worker).record(outcome.commitDuration());
 	}
 
 	@Override
@@ -98,28 +106,34 @@ public class MicrometerWorkerListener implements WorkerListener {
 
 	@Override
 	public void recovered(String worker, int slot, FailureCategory category) {
-		Counter.builder("lockstep.worker.recoveries")
-			.description("Failures recovered from, by category")
-			.tag("worker", worker)
-			.tag("category", category.name().toLowerCase(Locale.ROOT))
-			.register(this.registry)
-			.increment();
+		recoveries(worker, category).increment();
 	}
 
 	@Override
 	public void rejected(String worker, int slot, SlotState.BlockedRecord record) {
-		records(worker, "rejected", 1);
+		records(worker, "rejected").increment();
 	}
 
-	private void records(String worker, String outcome, int count) {
-		if (count > 0) {
-			Counter.builder("lockstep.worker.records")
-				.description("Input records in committed transactions, by outcome; rejected counts block attempts")
-				.tag("worker", worker)
-				.tag("outcome", outcome)
-				.register(this.registry)
-				.increment(count);
-		}
+	private Counter batches(String worker) {
+		return Counter.builder("lockstep.worker.batches")
+			.description("Polls that returned records")
+			.tag("worker", worker)
+			.register(this.registry);
+	}
+
+	private Counter records(String worker, String outcome) {
+		return Counter.builder("lockstep.worker.records")
+			.description("Input records in committed transactions, by outcome; rejected counts block attempts")
+			.tag("worker", worker)
+			.tag("outcome", outcome)
+			.register(this.registry);
+	}
+
+	private Counter recordsOut(String worker) {
+		return Counter.builder("lockstep.worker.records.out")
+			.description("Records written to output topics in committed transactions")
+			.tag("worker", worker)
+			.register(this.registry);
 	}
 
 	private Counter transactions(String worker, String result) {
@@ -130,8 +144,26 @@ public class MicrometerWorkerListener implements WorkerListener {
 			.register(this.registry);
 	}
 
-	private Counter counter(String name, String description, String worker) {
-		return Counter.builder(name).description(description).tag("worker", worker).register(this.registry);
+	private Counter recoveries(String worker, FailureCategory category) {
+		return Counter.builder("lockstep.worker.recoveries")
+			.description("Failures recovered from, by category")
+			.tag("worker", worker)
+			.tag("category", category.name().toLowerCase(Locale.ROOT))
+			.register(this.registry);
+	}
+
+	private Timer transactionDuration(String worker) {
+		return Timer.builder("lockstep.worker.transaction.duration")
+			.description("From the start of a transaction to the end of its commit")
+			.tag("worker", worker)
+			.register(this.registry);
+	}
+
+	private Timer commitDuration(String worker) {
+		return Timer.builder("lockstep.worker.commit.duration")
+			.description("Sending the offsets to the transaction and committing it")
+			.tag("worker", worker)
+			.register(this.registry);
 	}
 
 	private AtomicLong registerLag(String worker, TopicPartition partition) {
