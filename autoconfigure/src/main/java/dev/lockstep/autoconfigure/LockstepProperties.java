@@ -327,8 +327,9 @@ public class LockstepProperties {
 		private String groupId;
 
 		/**
-		 * Base of the slots' transactional ids (slot i uses "<id>-<i>"); defaults to the group id.
-		 * Every running instance needs its own, stable across restarts.
+		 * Base of the slots' transactional ids, to which the slot index is always appended
+		 * (slot i uses "<id>-<i>"); defaults to the group id. Every running instance needs its
+		 * own, stable across restarts.
 		 */
 		private String transactionalId;
 

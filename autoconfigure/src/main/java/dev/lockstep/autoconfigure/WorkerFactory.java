@@ -73,49 +73,20 @@ class WorkerFactory {
 	}
 
 	Map<String, Worker> createAll() {
-		Map<String, String> transactionalIds = new HashMap<>();
+		// Already checked before any bean was created (LockstepPropertiesAutoConfiguration);
+		// again here, for a context without that check.
+		WorkerDeclarations.check(this.properties, this.validator);
 		Map<String, Worker> workers = new LinkedHashMap<>();
-		this.properties.getWorkers().forEach((name, worker) -> {
-			WorkerSettings settings = settings(name, worker);
-			String previous = transactionalIds.put(settings.transactionalId(), name);
-			if (previous != null) {
-				String property = "lockstep.workers." + name + ".transactional-id";
-				throw new LockstepConfigurationException(property, null,
-						"workers '" + previous + "' and '" + name + "' share the transactional id '"
-								+ settings.transactionalId() + "' and would fence each other",
-						"Give each worker its own transactional-id.");
-			}
-			workers.put(name, new Worker(settings, processor(name, worker), this.recoveryPolicy, this.listener));
-		});
+		this.properties.getWorkers()
+			.forEach((name, worker) -> workers.put(name,
+					new Worker(settings(name, worker), processor(name, worker), this.recoveryPolicy, this.listener)));
 		return workers;
 	}
 
 	WorkerSettings settings(String name, LockstepProperties.Worker worker) {
 		String prefix = "lockstep.workers." + name;
-		if (worker.getSourceTopics().isEmpty()) {
-			throw new LockstepConfigurationException(prefix + ".source-topics", null, "the worker consumes no topic",
-					"Set " + prefix + ".source-topics.");
-		}
-		if (worker.getDestination() == null || worker.getDestination().isBlank()) {
-			throw new LockstepConfigurationException(prefix + ".destination", null, "the worker has no destination",
-					"Set " + prefix + ".destination.");
-		}
 		LockstepProperties.InvalidInput invalidInput = worker.getInvalidInput();
 		Mode mode = Mode.valueOf(invalidInput.getPolicy().name());
-		if (mode == Mode.QUARANTINE
-				&& (invalidInput.getQuarantineTopic() == null || invalidInput.getQuarantineTopic().isBlank())) {
-			throw new LockstepConfigurationException(prefix + ".invalid-input.quarantine-topic", null,
-					"the quarantine policy needs a quarantine topic", "Set the quarantine topic, or use block.");
-		}
-		LockstepProperties.Guard guard = invalidInput.getGuard();
-		refuseIf(guard.getWindow() < 1, prefix + ".invalid-input.guard.window", "must be at least 1");
-		refuseIf(!(guard.getMaxRatio() > 0 && guard.getMaxRatio() <= 1), prefix + ".invalid-input.guard.max-ratio",
-				"must be above 0 and at most 1");
-		refuseIf(worker.getRecovery().getStallAfter() < 1, prefix + ".recovery.stall-after", "must be at least 1");
-		this.validator.checkKnownKeys(prefix + ".consumer", worker.getConsumer(),
-				KafkaPropertiesValidator.CONSUMER_KEYS);
-		this.validator.checkKnownKeys(prefix + ".producer", worker.getProducer(),
-				KafkaPropertiesValidator.PRODUCER_KEYS);
 		Map<String, Object> consumer = new HashMap<>(this.baseConsumer);
 		consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
 		consumer.putAll(worker.getConsumer());
@@ -136,8 +107,8 @@ class WorkerFactory {
 		// of what the transaction timeout leaves after the max interval (client default: 60 s).
 		producer.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG,
 				transaction.getTimeout().minus(transaction.getMaxInterval()).toMillis() / 2);
-		String groupId = (worker.getGroupId() != null) ? worker.getGroupId() : name;
-		String transactionalId = (worker.getTransactionalId() != null) ? worker.getTransactionalId() : groupId;
+		String groupId = WorkerDeclarations.groupId(name, worker);
+		String transactionalId = WorkerDeclarations.transactionalId(name, worker);
 		LockstepProperties.Codec outputKey = (worker.getOutputKey() != null) ? worker.getOutputKey() : worker.getKey();
 		LockstepProperties.Codec outputValue = (worker.getOutputValue() != null) ? worker.getOutputValue()
 				: worker.getValue();
@@ -171,12 +142,6 @@ class WorkerFactory {
 	private static String describeRegistryWait(LockstepProperties.Registry registry) {
 		return (registry.getRetries() + 1) + " attempts x " + registry.getUrl().size() + " URL(s) x timeout "
 				+ registry.getTimeout().toMillis() + " ms, plus back-offs";
-	}
-
-	private static void refuseIf(boolean refused, String property, String reason) {
-		if (refused) {
-			throw new LockstepConfigurationException(property, null, reason, "Set a value in range, or remove it.");
-		}
 	}
 
 	private RecordProcessor<?, ?> processor(String name, LockstepProperties.Worker worker) {

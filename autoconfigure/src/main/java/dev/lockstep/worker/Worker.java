@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -74,6 +75,7 @@ public final class Worker {
 			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), processor, classifier, recoveryPolicy,
 					monitor, budget, listener));
 		}
+		listener.workerCreated(settings.name());
 	}
 
 	/**
@@ -90,7 +92,8 @@ public final class Worker {
 			thread.start();
 		}
 		logger.info(() -> "Worker " + this.settings.name() + " started " + this.slots.size() + " slot(s) on "
-				+ this.settings.sourceTopics() + " -> " + this.settings.destination());
+				+ this.settings.sourceTopics() + " -> " + this.settings.destination() + ", transactional ids "
+				+ IntStream.range(0, this.slots.size()).mapToObj(this.settings::transactionalId).toList());
 	}
 
 	/**

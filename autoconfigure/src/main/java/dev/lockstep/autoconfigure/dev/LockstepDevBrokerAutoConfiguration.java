@@ -23,11 +23,13 @@ import org.springframework.context.annotation.Conditional;
  * {@code lockstep.dev.embedded-broker.enabled=true}, no broker is configured, and
  * Kafka's server jars are on the class path, and publishes it through
  * {@link KafkaConnectionDetails} so that everything Spring Boot and Lockstep build uses it.
+ * Connection details from elsewhere (a test's broker, a service connection) win.
  */
 @AutoConfiguration(before = KafkaAutoConfiguration.class)
 @ConditionalOnClass(name = "kafka.server.KafkaRaftServer")
 @ConditionalOnProperty(prefix = "lockstep.dev.embedded-broker", name = "enabled", havingValue = "true")
 @Conditional(OnNoBootstrapServersCondition.class)
+@ConditionalOnMissingBean(KafkaConnectionDetails.class)
 @EnableConfigurationProperties(LockstepProperties.class)
 public final class LockstepDevBrokerAutoConfiguration {
 

@@ -1,13 +1,16 @@
 package dev.lockstep.autoconfigure.dev;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.lockstep.autoconfigure.LockstepPropertiesAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepTopicsAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
+import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -51,6 +54,28 @@ class DevKafkaBrokerTests {
 					"spring.kafka.admin.auto-create=false")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(DevKafkaBroker.class));
 		this.runner.withPropertyValues("spring.kafka.admin.auto-create=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(DevKafkaBroker.class));
+	}
+
+	@Test
+	void aWorkerDeclarationMistakeIsRefusedBeforeTheBrokerStarts(@TempDir Path parent) {
+		Path dataDir = parent.resolve("kafka");
+		long started = System.nanoTime();
+		this.runner.withConfiguration(AutoConfigurations.of(LockstepPropertiesAutoConfiguration.class))
+			.withPropertyValues("lockstep.dev.embedded-broker.enabled=true",
+					"lockstep.dev.embedded-broker.data-dir=" + dataDir, "lockstep.workers.orders.source-topics=orders")
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(LockstepConfigurationException.class)
+				.hasMessageContaining("lockstep.workers.orders.destination"));
+		// The broker would have created its data directory; generous bound, a loaded machine is slow.
+		assertThat(dataDir).doesNotExist();
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void backsOffWhenConnectionDetailsComeFromElsewhere() {
+		this.runner.withPropertyValues("lockstep.dev.embedded-broker.enabled=true", "spring.kafka.admin.auto-create=false")
+			.withBean(KafkaConnectionDetails.class, () -> () -> List.of("127.0.0.1:1"))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(DevKafkaBroker.class));
 	}
 

@@ -1,0 +1,49 @@
+package dev.lockstep.autoconfigure.dev;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Keeps the development broker quiet: when {@code lockstep.dev.embedded-broker.enabled}
+ * is true, the Kafka server's loggers default to WARN (it logs over a thousand INFO lines
+ * while it starts, burying the application's own log). The levels are the environment's
+ * last property source, so any {@code logging.level.*} the user sets for these loggers
+ * wins.
+ */
+public class DevBrokerLoggingEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
+
+	/** The name of the property source holding the default levels. */
+	public static final String PROPERTY_SOURCE_NAME = "lockstepDevBrokerLogging";
+
+	// The broker's and controller's own packages; the clients' (org.apache.kafka.clients,
+	// org.apache.kafka.common) are the application's and keep their levels.
+	private static final List<String> SERVER_LOGGERS = List.of("kafka", "state.change.logger",
+			"org.apache.kafka.server", "org.apache.kafka.raft", "org.apache.kafka.controller",
+			"org.apache.kafka.metadata", "org.apache.kafka.image", "org.apache.kafka.storage",
+			"org.apache.kafka.coordinator", "org.apache.kafka.snapshot", "org.apache.kafka.queue",
+			"org.apache.kafka.network", "org.apache.kafka.security", "org.apache.kafka.tools");
+
+	@Override
+	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+		if (!environment.getProperty("lockstep.dev.embedded-broker.enabled", Boolean.class, false)) {
+			return;
+		}
+		Map<String, Object> levels = new LinkedHashMap<>();
+		SERVER_LOGGERS.forEach((logger) -> levels.put("logging.level." + logger, "WARN"));
+		environment.getPropertySources().addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, levels));
+	}
+
+	@Override
+	public int getOrder() {
+		// After the config data (application.yml) is loaded, which says whether the broker runs.
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+}
