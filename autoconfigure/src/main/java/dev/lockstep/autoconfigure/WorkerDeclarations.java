@@ -7,8 +7,8 @@ import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 
 /**
- * The checks of the workers' declarations that need nothing but the properties: run
- * before any bean is created (so a mistake is reported before the development broker
+ * The checks of the workers' declarations that need nothing but Lockstep's properties:
+ * run before any bean is created (so a mistake is reported before the development broker
  * starts or a client is built), and again by the worker factory.
  */
 final class WorkerDeclarations {
@@ -80,6 +80,11 @@ final class WorkerDeclarations {
 		refuseIf(worker.getRecovery().getStallAfter() < 1, prefix + ".recovery.stall-after", "must be at least 1");
 		validator.checkKnownKeys(prefix + ".consumer", worker.getConsumer(), KafkaPropertiesValidator.CONSUMER_KEYS);
 		validator.checkKnownKeys(prefix + ".producer", worker.getProducer(), KafkaPropertiesValidator.PRODUCER_KEYS);
+		// The worker's own client overrides; the worker factory checks them again merged
+		// with Spring Boot's client settings, which need the broker's connection details.
+		validator.checkWorkerConsumer(name, new HashMap<>(worker.getConsumer()));
+		validator.checkTransactionalProducer("worker '" + name + "'", prefix + ".producer",
+				new HashMap<>(worker.getProducer()));
 	}
 
 	private static void refuseIf(boolean refused, String property, String reason) {

@@ -22,13 +22,16 @@ public class DevBrokerLoggingEnvironmentPostProcessor implements EnvironmentPost
 	/** The name of the property source holding the default levels. */
 	public static final String PROPERTY_SOURCE_NAME = "lockstepDevBrokerLogging";
 
-	// The broker's and controller's own packages; the clients' (org.apache.kafka.clients,
-	// org.apache.kafka.common) are the application's and keep their levels.
+	// The broker's and controller's own packages, and the configuration dump logger: the
+	// broker dumps its configuration three times (about 1,000 lines) through Kafka's
+	// shared AbstractConfig, so the clients' dumps go quiet too. The rest of the clients'
+	// logging (org.apache.kafka.clients, org.apache.kafka.common) keeps its level.
 	private static final List<String> SERVER_LOGGERS = List.of("kafka", "state.change.logger",
 			"org.apache.kafka.server", "org.apache.kafka.raft", "org.apache.kafka.controller",
 			"org.apache.kafka.metadata", "org.apache.kafka.image", "org.apache.kafka.storage",
 			"org.apache.kafka.coordinator", "org.apache.kafka.snapshot", "org.apache.kafka.queue",
-			"org.apache.kafka.network", "org.apache.kafka.security", "org.apache.kafka.tools");
+			"org.apache.kafka.network", "org.apache.kafka.security", "org.apache.kafka.tools",
+			"org.apache.kafka.common.config.AbstractConfig");
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
