@@ -9,6 +9,9 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 
+/**
+ * A service with one Lockstep worker: payment statuses normalized, exactly once.
+ */
 @SpringBootApplication
 public class PaymentsApplication {
 

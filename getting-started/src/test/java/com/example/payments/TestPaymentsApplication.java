@@ -2,7 +2,9 @@ package com.example.payments;
 
 import org.springframework.boot.SpringApplication;
 
-// Runs the service on the development broker: ./mvnw spring-boot:test-run
+/**
+ * Runs the service on the development broker: {@code ./mvnw spring-boot:test-run}.
+ */
 public class TestPaymentsApplication {
 
 	public static void main(String[] args) {

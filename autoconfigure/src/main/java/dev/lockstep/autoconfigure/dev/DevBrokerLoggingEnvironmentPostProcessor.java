@@ -12,7 +12,7 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * Keeps the development broker quiet: when {@code lockstep.dev.embedded-broker.enabled}
- * is true, the Kafka server's loggers default to WARN (it logs over a thousand INFO lines
+ * is true and no {@code spring.kafka.bootstrap-servers} is set, the Kafka server's loggers default to WARN (it logs over a thousand INFO lines
  * while it starts, burying the application's own log). The levels are the environment's
  * last property source, so any {@code logging.level.*} the user sets for these loggers
  * wins.
@@ -35,7 +35,10 @@ public class DevBrokerLoggingEnvironmentPostProcessor implements EnvironmentPost
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		if (!environment.getProperty("lockstep.dev.embedded-broker.enabled", Boolean.class, false)) {
+		String servers = environment.getProperty("spring.kafka.bootstrap-servers");
+		boolean brokerStarts = environment.getProperty("lockstep.dev.embedded-broker.enabled", Boolean.class, false)
+				&& (servers == null || servers.isBlank());
+		if (!brokerStarts) {
 			return;
 		}
 		Map<String, Object> levels = new LinkedHashMap<>();

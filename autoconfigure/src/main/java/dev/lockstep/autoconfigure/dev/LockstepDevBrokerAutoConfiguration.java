@@ -49,7 +49,6 @@ public final class LockstepDevBrokerAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean(KafkaConnectionDetails.class)
 	KafkaConnectionDetails lockstepDevKafkaConnectionDetails(DevKafkaBroker broker) {
 		return () -> List.of(broker.bootstrapServers());
 	}

@@ -1,5 +1,6 @@
 package dev.lockstep.autoconfigure.dev;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -34,10 +35,14 @@ class DevBrokerLoggingEnvironmentPostProcessorTests {
 
 	@Test
 	void nothingChangesWithoutTheDevelopmentBroker() {
-		StandardEnvironment environment = environment(Map.of());
-		this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
-		assertThat(environment.getPropertySources()
-			.contains(DevBrokerLoggingEnvironmentPostProcessor.PROPERTY_SOURCE_NAME)).isFalse();
+		for (Map<String, Object> properties : List.of(Map.<String, Object>of(),
+				Map.<String, Object>of("lockstep.dev.embedded-broker.enabled", "true", "spring.kafka.bootstrap-servers",
+						"kafka:9092"))) {
+			StandardEnvironment environment = environment(properties);
+			this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+			assertThat(environment.getPropertySources()
+				.contains(DevBrokerLoggingEnvironmentPostProcessor.PROPERTY_SOURCE_NAME)).as("%s", properties).isFalse();
+		}
 	}
 
 	private static StandardEnvironment environment(Map<String, Object> properties) {

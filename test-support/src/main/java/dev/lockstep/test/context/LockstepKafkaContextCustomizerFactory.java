@@ -1,6 +1,7 @@
 package dev.lockstep.test.context;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
@@ -17,7 +18,11 @@ class LockstepKafkaContextCustomizerFactory implements ContextCustomizerFactory 
 	public ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
 		LockstepKafkaTest test = TestContextAnnotationUtils.findMergedAnnotation(testClass, LockstepKafkaTest.class);
-		return (test != null) ? new LockstepKafkaContextCustomizer(List.of(test.topics()), test.partitions()) : null;
+		// Sorted: the order topics are listed in must not make another context (and broker).
+		return (test != null)
+				? new LockstepKafkaContextCustomizer(Stream.of(test.topics()).sorted().distinct().toList(),
+						test.partitions())
+				: null;
 	}
 
 }

@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import dev.lockstep.test.kafka.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
@@ -113,7 +115,10 @@ public final class TestKafka implements AutoCloseable {
 
 	/**
 	 * Read a topic from its beginning as a {@code read_committed} consumer, until it has
-	 * returned {@code count} records.
+	 * returned at least {@code count} records and then everything committed up to the end
+	 * of the topic's log at that moment: a duplicate already committed is returned too,
+	 * for the test to see. Records earlier tests left in the topic count: give tests that
+	 * share a context their own topics.
 	 * @param topic the topic
 	 * @param count how many records to wait for
 	 * @param timeout the longest wait: generous, a loaded machine is slow
@@ -121,11 +126,9 @@ public final class TestKafka implements AutoCloseable {
 	 * @throws AssertionError when fewer records are committed within the timeout
 	 */
 	public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic, int count, Duration timeout) {
-		Properties props = new Properties();
-		props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-				new ByteArrayDeserializer())) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		try (KafkaConsumer<byte[], byte[]> consumer = consumer("read_committed");
+				KafkaConsumer<byte[], byte[]> uncommitted = consumer("read_uncommitted")) {
 			List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout)
 				.stream()
 				.map((info) -> new TopicPartition(topic, info.partition()))
@@ -133,16 +136,33 @@ public final class TestKafka implements AutoCloseable {
 			consumer.assign(partitions);
 			consumer.seekToBeginning(partitions);
 			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-			long deadline = System.nanoTime() + timeout.toNanos();
-			while (records.size() < count) {
-				if (System.nanoTime() > deadline) {
-					throw new AssertionError("Read " + records.size() + " committed records of " + count + " from "
-							+ topic + " within " + timeout);
-				}
-				consumer.poll(Duration.ofMillis(100)).forEach(records::add);
-			}
+			Supplier<String> failure = () -> "Read " + records.size() + " committed records of " + count + " from "
+					+ topic + " within " + timeout;
+			pollUntil(consumer, records, () -> records.size() >= count, deadline, failure);
+			// Then the rest of the log as it ends now, open transactions waited out.
+			Map<TopicPartition, Long> ends = uncommitted.endOffsets(partitions);
+			pollUntil(consumer, records,
+					() -> partitions.stream().allMatch((partition) -> consumer.position(partition) >= ends.get(partition)),
+					deadline, () -> failure.get() + " up to the log end offsets " + ends);
 			return records;
 		}
+	}
+
+	private static void pollUntil(KafkaConsumer<byte[], byte[]> consumer, List<ConsumerRecord<byte[], byte[]>> records,
+			BooleanSupplier done, long deadline, Supplier<String> failure) {
+		while (!done.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new AssertionError(failure.get());
+			}
+			consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+		}
+	}
+
+	private KafkaConsumer<byte[], byte[]> consumer(String isolationLevel) {
+		Properties props = new Properties();
+		props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
+		return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 	}
 
 	/**
