@@ -38,9 +38,9 @@ import org.springframework.kafka.core.KafkaTemplate;
  * service mode on a temporary development broker, fed orders at a rising rate, its
  * Prometheus scrape taken every second, each panel's queries evaluated over those scrapes
  * (the small part of PromQL the dashboard uses: {@code sum/max by}, {@code rate},
- * {@code increase}, a division) and drawn as Grafana lays the panels out. Run with
- * {@code ./mvnw -pl sample-app -am test-compile} and then this class's {@code main} on the
- * module's test class path; arguments: dashboard JSON, output PNG, seconds.
+ * {@code increase}, a division) and drawn as Grafana lays the panels out. Run its
+ * {@code main} on the module's test class path (README, "Metrics and health", has the
+ * commands); arguments: dashboard JSON, output PNG, seconds.
  */
 final class DashboardSnapshot {
 
@@ -273,7 +273,8 @@ final class DashboardSnapshot {
 		int plotX = x + 70;
 		int plotY = y + 32;
 		int plotWidth = width - 84;
-		int plotHeight = height - 52 - legendHeight;
+		// Title above; x-axis labels and the legend below.
+		int plotHeight = height - 32 - 26 - legendHeight;
 		g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
 		for (int tick = 0; tick <= 4; tick++) {
 			int tickY = plotY + plotHeight - tick * plotHeight / 4;
