@@ -1,0 +1,55 @@
+package com.example.payments;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The versions this module and the BOM state on their own (they cannot inherit Lockstep's
+ * parent) stay those Lockstep is built with.
+ */
+class VersionAlignmentTests {
+
+	private static final Path ROOT = Path.of("..");
+
+	@Test
+	void springBootParentIsTheVersionLockstepIsBuiltWith() throws IOException {
+		String parent = Files.readString(ROOT.resolve("getting-started/pom.xml"));
+		assertThat(first(parent, "<artifactId>spring-boot-starter-parent</artifactId>\\s*<version>([^<]+)</version>"))
+			.isEqualTo(property("spring-boot.version"));
+	}
+
+	@Test
+	void bomManagesTheAvroLockstepIsBuiltWith() throws IOException {
+		String bom = Files.readString(ROOT.resolve("dependencies/pom.xml"));
+		assertThat(first(bom, "<avro.version>([^<]+)</avro.version>")).isEqualTo(property("avro.version"));
+	}
+
+	@Test
+	void lockstepVersionIsTheProjectVersion() throws IOException {
+		String module = Files.readString(ROOT.resolve("getting-started/pom.xml"));
+		String root = Files.readString(ROOT.resolve("pom.xml"));
+		String projectVersion = first(root, "<artifactId>lockstep-parent</artifactId>\\s*<version>([^<]+)</version>");
+		assertThat(first(module, "<lockstep.version>([^<]+)</lockstep.version>")).isEqualTo(projectVersion);
+		assertThat(first(Files.readString(ROOT.resolve("dependencies/pom.xml")),
+				"<artifactId>lockstep-dependencies</artifactId>\\s*<version>([^<]+)</version>"))
+			.isEqualTo(projectVersion);
+	}
+
+	private static String property(String name) throws IOException {
+		return first(Files.readString(ROOT.resolve("pom.xml")), "<" + Pattern.quote(name) + ">([^<]+)</");
+	}
+
+	private static String first(String text, String regex) {
+		Matcher matcher = Pattern.compile(regex).matcher(text);
+		assertThat(matcher.find()).as("%s found", regex).isTrue();
+		return matcher.group(1);
+	}
+
+}
