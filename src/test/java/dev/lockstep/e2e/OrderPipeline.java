@@ -229,13 +229,21 @@ final class OrderPipeline {
 			consumer.assign(partitions);
 			consumer.seekToBeginning(partitions);
 			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-			SampleAppProcess.awaitUntil("reading " + topic + " to its end offsets " + ends
-					+ " (a transaction still open stops a read_committed reader short)", Duration.ofMinutes(3),
-					() -> {
-						consumer.poll(Duration.ofMillis(500)).forEach(records::add);
-						return partitions.stream()
-							.allMatch((partition) -> consumer.position(partition) >= ends.get(partition));
-					}, List.of());
+			try {
+				SampleAppProcess.awaitUntil("reading " + topic + " to its end offsets " + ends
+						+ " (a transaction still open stops a read_committed reader short)", Duration.ofMinutes(3),
+						() -> {
+							consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+							return partitions.stream()
+								.allMatch((partition) -> consumer.position(partition) >= ends.get(partition));
+						}, List.of());
+			}
+			catch (AssertionError ex) {
+				Map<Integer, Long> positions = new TreeMap<>();
+				partitions.forEach((partition) -> positions.put(partition.partition(), consumer.position(partition)));
+				throw new AssertionError(ex.getMessage() + "\nreader positions " + positions
+						+ ", end offsets (uncommitted/committed) now " + endOffsets(topic), ex);
+			}
 			return records;
 		}
 	}
