@@ -1,29 +1,22 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 
+import dev.lockstep.test.context.TestKafka;
 import dev.lockstep.test.kafka.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * Plain kafka-clients helpers for worker tests: topics, input records, and what a
@@ -31,63 +24,32 @@ import static org.awaitility.Awaitility.await;
  */
 final class KafkaFixture {
 
-	private final KafkaBroker broker;
+	// Topics, input and the read_committed reader are test-support's; the worker tests
+	// add end offsets and the group's offsets.
+	private final TestKafka kafka;
 
 	KafkaFixture(KafkaBroker broker) {
-		this.broker = broker;
+		this.kafka = new TestKafka(broker);
 	}
 
 	String bootstrapServers() {
-		return this.broker.bootstrapServers();
+		return this.kafka.bootstrapServers();
 	}
 
 	void createTopics(int partitions, String... topics) {
-		try (Admin admin = admin()) {
-			admin.createTopics(List.of(topics)
-				.stream()
-				.map((topic) -> new NewTopic(topic, Optional.of(partitions), Optional.empty()))
-				.toList()).all().get();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
+		this.kafka.createTopics(List.of(topics), partitions);
 	}
 
 	void produce(List<ProducerRecord<byte[], byte[]>> records) {
-		Properties props = new Properties();
-		props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-		props.put(ProducerConfig.ACKS_CONFIG, "all");
-		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-				new ByteArraySerializer())) {
-			for (ProducerRecord<byte[], byte[]> record : records) {
-				producer.send(record).get();
-			}
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
+		this.kafka.send(records);
 	}
 
 	/**
 	 * Read every partition of a topic from the beginning with read_committed and no
-	 * group, until {@code expected} records arrived and one more poll brings nothing.
+	 * group, until {@code expected} records arrived and the rest of the log is read.
 	 */
 	List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic, int expected) {
-		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-			List<TopicPartition> partitions = consumer.partitionsFor(topic)
-				.stream()
-				.map((info) -> new TopicPartition(topic, info.partition()))
-				.toList();
-			consumer.assign(partitions);
-			consumer.seekToBeginning(partitions);
-			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-			await().atMost(Duration.ofSeconds(60)).until(() -> {
-				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-				return records.size() >= expected;
-			});
-			consumer.poll(Duration.ofMillis(500)).forEach(records::add);
-			return records;
-		}
+		return this.kafka.readCommitted(topic, expected, Duration.ofSeconds(60));
 	}
 
 	/** The log end offsets of a topic: records plus transaction markers. */

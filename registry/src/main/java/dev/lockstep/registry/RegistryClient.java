@@ -1,17 +1,11 @@
 package dev.lockstep.registry;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -25,8 +19,6 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -501,7 +493,8 @@ public final class RegistryClient {
 					"Basic authentication and a bearer token are exclusive");
 			require(this.caCertificates == null || this.trustStore == null,
 					"a CA certificate file and a trust store are exclusive");
-			RegistryHttp http = new RegistryHttp(urls, sslContext(), authorization(), this.timeout,
+			RegistryHttp http = new RegistryHttp(urls,
+					RegistryTrust.sslContext(this.caCertificates, this.trustStore), authorization(), this.timeout,
 					this.maxResponseBytes, this.retries, this.initialBackoff, this.maxBackoff, JSON);
 			return new RegistryClient(http, this.cacheCapacity, this.listener);
 		}
@@ -512,39 +505,6 @@ public final class RegistryClient {
 				return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
 			}
 			return (this.bearerToken != null) ? "Bearer " + this.bearerToken : null;
-		}
-
-		private SSLContext sslContext() {
-			if (this.caCertificates == null && this.trustStore == null) {
-				return null;
-			}
-			try {
-				KeyStore trusted = (this.trustStore != null) ? this.trustStore : loadPem(this.caCertificates);
-				TrustManagerFactory trustManagers = TrustManagerFactory
-					.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-				trustManagers.init(trusted);
-				SSLContext context = SSLContext.getInstance("TLS");
-				context.init(null, trustManagers.getTrustManagers(), null);
-				return context;
-			}
-			catch (GeneralSecurityException | IOException ex) {
-				throw new IllegalArgumentException("Could not load registry CA certificates: " + ex.getMessage(), ex);
-			}
-		}
-
-		private static KeyStore loadPem(Path pemFile) throws GeneralSecurityException, IOException {
-			KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-			store.load(null, null);
-			try (InputStream in = Files.newInputStream(pemFile)) {
-				int index = 0;
-				for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-					store.setCertificateEntry("ca-" + index++, certificate);
-				}
-				if (index == 0) {
-					throw new IOException("no certificate in " + pemFile);
-				}
-			}
-			return store;
 		}
 
 		private static List<URI> parseBaseUrls(List<String> baseUrls) {

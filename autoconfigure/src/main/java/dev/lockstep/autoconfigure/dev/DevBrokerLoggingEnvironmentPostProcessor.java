@@ -35,9 +35,8 @@ public class DevBrokerLoggingEnvironmentPostProcessor implements EnvironmentPost
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		String servers = environment.getProperty("spring.kafka.bootstrap-servers");
 		boolean brokerStarts = environment.getProperty("lockstep.dev.embedded-broker.enabled", Boolean.class, false)
-				&& (servers == null || servers.isBlank());
+				&& OnNoBootstrapServersCondition.isUnset(environment.getProperty("spring.kafka.bootstrap-servers"));
 		if (!brokerStarts) {
 			return;
 		}

@@ -13,9 +13,19 @@ class OnNoBootstrapServersCondition extends SpringBootCondition {
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
 		String servers = context.getEnvironment().getProperty("spring.kafka.bootstrap-servers");
-		return (servers == null || servers.isBlank())
+		return isUnset(servers)
 				? ConditionOutcome.match("spring.kafka.bootstrap-servers is not set")
 				: ConditionOutcome.noMatch("spring.kafka.bootstrap-servers is set to " + servers);
+	}
+
+	/**
+	 * Return whether a {@code spring.kafka.bootstrap-servers} value leaves the broker
+	 * unconfigured.
+	 * @param servers the value, or {@code null}
+	 * @return whether it is unset or blank
+	 */
+	static boolean isUnset(String servers) {
+		return servers == null || servers.isBlank();
 	}
 
 }

@@ -37,7 +37,12 @@ public final class TestKafka implements AutoCloseable {
 
 	private final KafkaBroker broker;
 
-	TestKafka(KafkaBroker broker) {
+	/**
+	 * Wrap a broker a test started itself ({@link LockstepKafkaTest} does this for a
+	 * Spring test's context).
+	 * @param broker the broker; {@link #close()} stops it
+	 */
+	public TestKafka(KafkaBroker broker) {
 		this.broker = broker;
 	}
 
