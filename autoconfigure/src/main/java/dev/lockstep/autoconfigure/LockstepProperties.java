@@ -374,6 +374,19 @@ public class LockstepProperties {
 		 */
 		private int concurrency = 1;
 
+		/**
+		 * Which records of a slot may be processed at the same time: partition (one at a
+		 * time), key (one per key at a time) or none (any); key and none need a
+		 * thread-safe processor.
+		 */
+		private Ordering ordering = Ordering.PARTITION;
+
+		/**
+		 * Most records a slot processes at once under key or none ordering (default 256);
+		 * always 1 under partition.
+		 */
+		private Integer maxInFlight;
+
 		private final Transaction transaction = new Transaction();
 
 		private final InvalidInput invalidInput = new InvalidInput();
@@ -496,6 +509,22 @@ public class LockstepProperties {
 
 		public void setConcurrency(int concurrency) {
 			this.concurrency = concurrency;
+		}
+
+		public Ordering getOrdering() {
+			return this.ordering;
+		}
+
+		public void setOrdering(Ordering ordering) {
+			this.ordering = ordering;
+		}
+
+		public Integer getMaxInFlight() {
+			return this.maxInFlight;
+		}
+
+		public void setMaxInFlight(Integer maxInFlight) {
+			this.maxInFlight = maxInFlight;
 		}
 
 		public Transaction getTransaction() {
@@ -678,6 +707,22 @@ public class LockstepProperties {
 		public void setMaxRatio(double maxRatio) {
 			this.maxRatio = maxRatio;
 		}
+
+	}
+
+	/**
+	 * Which records of a worker slot may be processed at the same time.
+	 */
+	public enum Ordering {
+
+		/** One record at a time, in offset order. */
+		PARTITION,
+
+		/** Records of one key one at a time, in offset order; different keys at once. */
+		KEY,
+
+		/** Any records at once. */
+		NONE
 
 	}
 

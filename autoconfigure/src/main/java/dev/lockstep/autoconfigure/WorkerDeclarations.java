@@ -78,6 +78,14 @@ final class WorkerDeclarations {
 		refuseIf(!(guard.getMaxRatio() > 0 && guard.getMaxRatio() <= 1), prefix + ".invalid-input.guard.max-ratio",
 				"must be above 0 and at most 1");
 		refuseIf(worker.getRecovery().getStallAfter() < 1, prefix + ".recovery.stall-after", "must be at least 1");
+		Integer maxInFlight = worker.getMaxInFlight();
+		if (maxInFlight != null && worker.getOrdering() == LockstepProperties.Ordering.PARTITION) {
+			throw new LockstepConfigurationException(prefix + ".max-in-flight", null,
+					"under ordering partition a slot processes one record at a time",
+					"Set " + prefix + ".ordering to key or none to process records at the same time, or remove "
+							+ prefix + ".max-in-flight.");
+		}
+		refuseIf(maxInFlight != null && maxInFlight < 1, prefix + ".max-in-flight", "must be at least 1");
 		validator.checkKnownKeys(prefix + ".consumer", worker.getConsumer(), KafkaPropertiesValidator.CONSUMER_KEYS);
 		validator.checkKnownKeys(prefix + ".producer", worker.getProducer(), KafkaPropertiesValidator.PRODUCER_KEYS);
 		// The worker's own client overrides; the worker factory checks them again merged

@@ -136,7 +136,15 @@ class WorkerFactory {
 								invalidInput.getGuard().getMaxRatio())),
 				new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
 						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
-				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout());
+				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout(),
+				WorkerSettings.Ordering.valueOf(worker.getOrdering().name()), maxInFlight(worker));
+	}
+
+	private static int maxInFlight(LockstepProperties.Worker worker) {
+		if (worker.getOrdering() == LockstepProperties.Ordering.PARTITION) {
+			return 1;
+		}
+		return (worker.getMaxInFlight() != null) ? worker.getMaxInFlight() : WorkerSettings.DEFAULT_MAX_IN_FLIGHT;
 	}
 
 	private static String describeRegistryWait(LockstepProperties.Registry registry) {

@@ -2,6 +2,7 @@ package dev.lockstep.worker;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -50,6 +51,19 @@ public class CompositeWorkerListener implements WorkerListener {
 	@Override
 	public void polled(String worker, int slot, int records, Map<TopicPartition, Long> lag) {
 		this.listeners.forEach((listener) -> listener.polled(worker, slot, records, lag));
+	}
+
+	@Override
+	public void concurrentSlotCreated(String worker, int slot, IntSupplier inFlight) {
+		this.listeners.forEach((listener) -> listener.concurrentSlotCreated(worker, slot, inFlight));
+	}
+
+	@Override
+	public void recordProcessed(String worker, int slot, long waitedNanos, long processingNanos) {
+		// Once per record: no capturing lambda.
+		for (WorkerListener listener : this.listeners) {
+			listener.recordProcessed(worker, slot, waitedNanos, processingNanos);
+		}
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntSupplier;
 
 import org.apache.kafka.common.TopicPartition;
 
@@ -45,6 +46,8 @@ final class SlotMonitor {
 	private volatile Map<String, Long> committedOffsets = Map.of();
 
 	private volatile Instant openTransactionSince;
+
+	private IntSupplier inFlight = () -> 0;
 
 	SlotMonitor(int slot, String transactionalId, Clock clock, int stallAfter) {
 		this.slot = slot;
@@ -111,6 +114,14 @@ final class SlotMonitor {
 		this.committedOffsets = byName(offsets);
 	}
 
+	/**
+	 * Read the slot's records in flight from here (KEY or NONE ordering; otherwise 0).
+	 * @param inFlight the records in flight
+	 */
+	void inFlight(IntSupplier inFlight) {
+		this.inFlight = inFlight;
+	}
+
 	void transactionOpen(boolean open) {
 		this.openTransactionSince = open ? this.clock.instant() : null;
 	}
@@ -145,7 +156,8 @@ final class SlotMonitor {
 			errors = List.copyOf(this.recentErrors);
 		}
 		return new SlotState(this.slot, this.transactionalId, this.status, this.blockedAt, this.lastCommit,
-				this.committedRecords, this.committedOffsets, this.openTransactionSince, this.lag, errors);
+				this.committedRecords, this.committedOffsets, this.openTransactionSince, this.lag,
+				this.inFlight.getAsInt(), errors);
 	}
 
 }

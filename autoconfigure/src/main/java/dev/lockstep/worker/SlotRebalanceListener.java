@@ -23,7 +23,8 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(1);
 
 	/**
-	 * The slot's commit, which also moves the rewind points.
+	 * The slot's commit before revocation: records in flight taken back (bounded), then
+	 * the open transaction committed, which also moves the rewind points.
 	 */
 	@FunctionalInterface
 	interface Commit {
@@ -40,6 +41,9 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	private final Runnable rewind;
 
+	// Drops the records in flight of partitions the slot no longer owns.
+	private final java.util.function.Consumer<Collection<TopicPartition>> discard;
+
 	private final RewindPoints rewindPoints;
 
 	private final SlotMonitor monitor;
@@ -51,11 +55,13 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	private boolean paused;
 
 	SlotRebalanceListener(SlotId id, SlotTransaction transaction, Commit commit, Runnable rewind,
-			RewindPoints rewindPoints, SlotMonitor monitor, Supplier<Consumer<byte[], byte[]>> consumer) {
+			java.util.function.Consumer<Collection<TopicPartition>> discard, RewindPoints rewindPoints,
+			SlotMonitor monitor, Supplier<Consumer<byte[], byte[]>> consumer) {
 		this.id = id;
 		this.transaction = transaction;
 		this.commit = commit;
 		this.rewind = rewind;
+		this.discard = discard;
 		this.rewindPoints = rewindPoints;
 		this.monitor = monitor;
 		this.consumer = consumer;
@@ -83,16 +89,15 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	@Override
 	public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
 		try {
-			if (this.transaction.isOpen()) {
-				try {
-					this.commit.commit();
-				}
-				catch (Exception ex) {
-					this.monitor.error("Commit before revocation failed: " + ex);
-					abort();
-					this.rewind.run();
-				}
-			}
+			this.commit.commit();
+		}
+		catch (SlotFailure ex) {
+			this.failure = ex;
+		}
+		catch (Exception ex) {
+			this.monitor.error("Commit before revocation failed: " + ex);
+			abort();
+			this.rewind.run();
 		}
 		finally {
 			forget(partitions);
@@ -139,6 +144,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	}
 
 	private void forget(Collection<TopicPartition> partitions) {
+		this.discard.accept(partitions);
 		this.rewindPoints.revoked(partitions);
 		this.monitor.committedOffsets(this.rewindPoints.points());
 	}

@@ -18,11 +18,13 @@ import java.util.Map;
  * @param openTransactionSince when the open transaction began, or {@code null} when none is open
  * @param lag records behind the end of each assigned partition ({@code topic-partition}),
  * as of the last poll that returned records
+ * @param inFlight records being processed, or done and waiting for earlier ones of their
+ * partition (ordering KEY or NONE; always 0 under PARTITION)
  * @param recentErrors the most recent errors, oldest first (at most 64)
  */
 public record SlotState(int slot, String transactionalId, WorkerStatus status, BlockedRecord blockedAt,
 		Instant lastCommit, long committedRecords, Map<String, Long> committedOffsets, Instant openTransactionSince,
-		Map<String, Long> lag, List<String> recentErrors) {
+		Map<String, Long> lag, int inFlight, List<String> recentErrors) {
 
 	/**
 	 * The coordinates of a record a slot is blocked at, and why.

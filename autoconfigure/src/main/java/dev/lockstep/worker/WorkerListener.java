@@ -2,6 +2,7 @@ package dev.lockstep.worker;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -69,6 +70,27 @@ public interface WorkerListener {
 	 * @param lag the records behind the end of each assigned partition (read_committed)
 	 */
 	default void polled(String worker, int slot, int records, Map<TopicPartition, Long> lag) {
+	}
+
+	/**
+	 * A slot that processes records at the same time (ordering KEY or NONE) was created.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param inFlight its records in flight, readable from any thread
+	 */
+	default void concurrentSlotCreated(String worker, int slot, IntSupplier inFlight) {
+	}
+
+	/**
+	 * A record processed at the same time as others (ordering KEY or NONE) was taken back
+	 * by its slot, in order, into the open transaction.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param waitedNanos from its dispatch to the start of its processing: behind an
+	 * earlier record of its key, or for a free thread
+	 * @param processingNanos its decoding, processing and encoding
+	 */
+	default void recordProcessed(String worker, int slot, long waitedNanos, long processingNanos) {
 	}
 
 	/**

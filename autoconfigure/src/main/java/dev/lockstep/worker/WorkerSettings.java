@@ -27,11 +27,18 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param recovery the back-off between recovery attempts, and when a slot counts as stalled
  * @param bounds optional bounds for one-shot runs
  * @param shutdownTimeout the longest a graceful stop waits for the slots
+ * @param ordering which records of a slot may be processed at the same time
+ * @param maxInFlight the most records a slot processes at once (1 under
+ * {@link Ordering#PARTITION})
  */
 public record WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
 		String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
 		Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
-		InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout) {
+		InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
+		Ordering ordering, int maxInFlight) {
+
+	/** Records in flight per slot under {@link Ordering#KEY} and {@link Ordering#NONE} unless set. */
+	public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
 	public WorkerSettings {
 		sourceTopics = List.copyOf(sourceTopics);
@@ -40,6 +47,51 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		if (concurrency < 1) {
 			throw new IllegalArgumentException("Concurrency must be at least 1, not " + concurrency);
 		}
+		if (maxInFlight < 1 || (ordering == Ordering.PARTITION && maxInFlight != 1)) {
+			throw new IllegalArgumentException("Max in flight must be at least 1, and 1 under ordering PARTITION, not "
+					+ maxInFlight + " under " + ordering);
+		}
+	}
+
+	/**
+	 * Create settings of a partition-ordered worker: one record of a slot at a time.
+	 * @param name the worker's name
+	 * @param sourceTopics the topics consumed
+	 * @param destination the topic {@link Output#toDestination} writes to
+	 * @param groupId the consumer group
+	 * @param transactionalId the base of each slot's transactional id
+	 * @param consumerProperties consumer properties
+	 * @param producerProperties producer properties
+	 * @param codecs the key and value codecs of input and output
+	 * @param concurrency the number of slots
+	 * @param pollTimeout the longest a poll waits for records
+	 * @param transaction when an open transaction is committed
+	 * @param invalidInput what happens to records that can never be processed
+	 * @param recovery the back-off between recovery attempts
+	 * @param bounds optional bounds for one-shot runs
+	 * @param shutdownTimeout the longest a graceful stop waits for the slots
+	 */
+	public WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
+			String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
+			Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
+			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout) {
+		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
+				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
+				Ordering.PARTITION, 1);
+	}
+
+	/**
+	 * Return these settings with another ordering.
+	 * @param ordering which records of a slot may be processed at the same time
+	 * @param maxInFlight the most records a slot processes at once (1 under
+	 * {@link Ordering#PARTITION})
+	 * @return the new settings
+	 */
+	public WorkerSettings withOrdering(Ordering ordering, int maxInFlight) {
+		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
+				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
+				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, ordering,
+				maxInFlight);
 	}
 
 	/**
@@ -220,6 +272,29 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 
 		/** No bounds: a long-running worker. */
 		public static final Bounds NONE = new Bounds(0, null);
+
+	}
+
+	/**
+	 * Which records of a slot may be processed at the same time. Whatever the ordering,
+	 * an input offset is committed only in the transaction that holds the outputs of that
+	 * record and of every earlier record of its partition, and outputs are sent in input
+	 * order per partition.
+	 */
+	public enum Ordering {
+
+		/** One record of a slot at a time, in offset order. */
+		PARTITION,
+
+		/**
+		 * Records with the same key (per partition) one at a time in offset order, different
+		 * keys at the same time; records without a key in no order. The processor must be
+		 * thread-safe.
+		 */
+		KEY,
+
+		/** Any records at the same time. The processor must be thread-safe. */
+		NONE
 
 	}
 

@@ -1,7 +1,9 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
@@ -10,6 +12,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.core.log.LogAccessor;
@@ -18,8 +21,10 @@ import org.springframework.core.log.LogAccessor;
  * One slot's consume-transform-produce loop on its own thread: poll; decode, process,
  * encode and send each record inside the open transaction (which may span polls),
  * committing whenever the transaction is due; act on every failure by its
- * {@link FailureCategory}. The transaction, invalid input, rewind points and clients
- * each have a class of their own.
+ * {@link FailureCategory}. Under KEY or NONE ordering the records are processed on the
+ * slot's pool ({@link ConcurrentProcessing}) and taken back in order per partition; the
+ * slot thread alone sends and commits. The transaction, invalid input, rewind points and
+ * clients each have a class of their own.
  */
 final class WorkerSlot implements Runnable {
 
@@ -53,6 +58,9 @@ final class WorkerSlot implements Runnable {
 
 	private final SlotCodecs codecs;
 
+	// Under KEY or NONE ordering: the records processed at the same time; otherwise null.
+	private final ConcurrentProcessing concurrent;
+
 	private volatile boolean stopRequested;
 
 	private volatile boolean pauseRequested;
@@ -82,9 +90,15 @@ final class WorkerSlot implements Runnable {
 		this.transaction = new SlotTransaction(id, clients, settings.transaction(), this.failures, this.backOff,
 				monitor, listener, this.claims, settings.producerMaxBlock());
 		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
-		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commit, this::rewind,
-				this.rewindPoints, monitor, () -> this.consumer);
 		this.codecs = new SlotCodecs(settings);
+		this.concurrent = (settings.ordering() != WorkerSettings.Ordering.PARTITION)
+				? new ConcurrentProcessing(id, settings, this.codecs, this::decodeAndProcess) : null;
+		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commitBeforeRevoke, this::rewind,
+				this::discard, this.rewindPoints, monitor, () -> this.consumer);
+		if (this.concurrent != null) {
+			monitor.inFlight(this.concurrent::inFlight);
+			listener.concurrentSlotCreated(id.worker(), id.index(), this.concurrent::inFlight);
+		}
 	}
 
 	void requestPause(boolean pause) {
@@ -114,7 +128,12 @@ final class WorkerSlot implements Runnable {
 			this.lastInputNanos = System.nanoTime();
 			while (!this.stopRequested && !(this.finishing && !this.transaction.isOpen())) {
 				try {
-					pollOnce();
+					if (this.concurrent != null) {
+						pollConcurrently();
+					}
+					else {
+						pollOnce();
+					}
 				}
 				catch (SlotFailure ex) {
 					throw ex;
@@ -122,6 +141,9 @@ final class WorkerSlot implements Runnable {
 				catch (Exception ex) {
 					recover(ex);
 				}
+			}
+			if (this.stopRequested && this.concurrent != null) {
+				finishInFlight();
 			}
 			this.transaction.abort();
 		}
@@ -142,27 +164,7 @@ final class WorkerSlot implements Runnable {
 
 	private void pollOnce() throws Exception {
 		applyPause();
-		ConsumerRecords<byte[], byte[]> records;
-		try {
-			records = this.consumer.poll(this.settings.pollTimeout());
-		}
-		finally {
-			this.rebalance.throwFailure();
-		}
-		this.rewindPoints.polled(records);
-		if (records.isEmpty()) {
-			checkIdle();
-			if (!this.transaction.isOpen()) {
-				this.monitor.quiet();
-			}
-		}
-		else {
-			this.lastInputNanos = System.nanoTime();
-		}
-		// Lag is read on every poll: an empty poll is what moves past a final commit marker.
-		Map<TopicPartition, Long> lag = lag();
-		this.monitor.lag(lag);
-		this.listener.polled(this.id.worker(), this.id.index(), records.count(), lag);
+		ConsumerRecords<byte[], byte[]> records = poll(this.settings.pollTimeout());
 		for (ConsumerRecord<byte[], byte[]> record : records) {
 			// Checked before every record, so a slow poll cannot keep a transaction open
 			// past its interval (and on to its timeout).
@@ -183,10 +185,130 @@ final class WorkerSlot implements Runnable {
 				break;
 			}
 		}
+		commitIfDue();
+	}
+
+	/**
+	 * One round under KEY or NONE ordering: poll unless a backlog waits for free places
+	 * (without waiting while records are in flight), start what fits, wait for a
+	 * completion if nothing new came, and take back in order what is done.
+	 */
+	private void pollConcurrently() throws Exception {
+		applyPause();
+		if (!this.finishing) {
+			boolean polled = false;
+			if (!this.concurrent.hasBacklog()) {
+				ConsumerRecords<byte[], byte[]> records = poll(
+						this.concurrent.hasPending() ? Duration.ZERO : this.settings.pollTimeout());
+				this.concurrent.add(records);
+				polled = !records.isEmpty();
+			}
+			this.concurrent.dispatch();
+			if (!polled && this.concurrent.hasPending()) {
+				this.concurrent.awaitCompletion(this.settings.pollTimeout());
+			}
+			takeDone();
+		}
+		commitIfDue();
+	}
+
+	/**
+	 * Take back every record that is done, in order per partition, into the open
+	 * transaction.
+	 * @return {@code false} when taking back stopped early (a record blocked the slot, or
+	 * a one-shot run is complete)
+	 */
+	private boolean takeDone() throws Exception {
+		InFlightRecord record;
+		while ((record = this.concurrent.takeDone()) != null) {
+			if (this.transaction.isDue()) {
+				commit();
+			}
+			if (!this.claims.claim()) {
+				this.finishing = true;
+				return false;
+			}
+			this.listener.recordProcessed(this.id.worker(), this.id.index(), record.startedNanos - record.queuedNanos,
+					record.doneNanos - record.startedNanos);
+			if (!accept(record.raw, record.tombstone, record.outputs, record.failure)) {
+				return false;
+			}
+			if (this.claims.isExhausted()) {
+				this.finishing = true;
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Before partitions are revoked, and when the slot stops: wait (at most half the
+	 * shutdown timeout) for the records in flight and take them back. Those still running
+	 * then are dropped, uncommitted: the partition's next owner processes them again.
+	 */
+	private void drain() throws Exception {
+		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos() / 2;
+		while (this.concurrent.hasPending() && takeDone()) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0 || !this.concurrent.hasPending()) {
+				break;
+			}
+			this.concurrent.awaitCompletion(Duration.ofNanos(Math.min(left, this.settings.pollTimeout().toNanos())));
+		}
+	}
+
+	private void commitBeforeRevoke() throws Exception {
+		if (this.concurrent != null) {
+			drain();
+		}
+		if (this.transaction.isOpen()) {
+			commit();
+		}
+	}
+
+	private void finishInFlight() {
+		try {
+			commitBeforeRevoke();
+		}
+		catch (SlotFailure ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			this.monitor.error("Commit at stop failed: " + ex);
+			logger.warn(() -> this.id + " commit at stop failed, aborting: " + ex);
+		}
+	}
+
+	private void commitIfDue() throws Exception {
 		if (this.transaction.isOpen()
 				&& (this.stopRequested || this.finishing || this.transaction.isDue())) {
 			commit();
 		}
+	}
+
+	private ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+		ConsumerRecords<byte[], byte[]> records;
+		try {
+			records = this.consumer.poll(timeout);
+		}
+		finally {
+			this.rebalance.throwFailure();
+		}
+		this.rewindPoints.polled(records);
+		if (records.isEmpty()) {
+			checkIdle();
+			if (!this.transaction.isOpen()) {
+				this.monitor.quiet();
+			}
+		}
+		else {
+			this.lastInputNanos = System.nanoTime();
+		}
+		// Lag is read on every poll: an empty poll is what moves past a final commit marker.
+		Map<TopicPartition, Long> lag = lag();
+		this.monitor.lag(lag);
+		this.listener.polled(this.id.worker(), this.id.index(), records.count(), lag);
+		return records;
 	}
 
 	private void applyPause() throws Exception {
@@ -215,21 +337,43 @@ final class WorkerSlot implements Runnable {
 	 * dropped and replayed later)
 	 */
 	private boolean process(ConsumerRecord<byte[], byte[]> raw) throws Exception {
-		OpenTransaction open = this.transaction.begin();
 		BufferedOutput output = this.codecs.newOutput();
 		boolean tombstone;
 		try {
-			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
-			tombstone = decoded.value() == null;
-			this.processor.process(decoded, output);
+			tombstone = decodeAndProcess(raw, output);
 		}
 		catch (Exception ex) {
-			if (this.failures.categorize(ex) != FailureCategory.INVALID_INPUT) {
-				throw ex;
-			}
-			return invalid(raw, ex);
+			return accept(raw, false, null, ex);
 		}
-		this.transaction.send(output.records());
+		return accept(raw, tombstone, output.records(), null);
+	}
+
+	/**
+	 * Decode a record and run the processor on it, into the output.
+	 * @return whether the record is a tombstone
+	 */
+	private boolean decodeAndProcess(ConsumerRecord<byte[], byte[]> raw, BufferedOutput output) throws Exception {
+		ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
+		this.processor.process(decoded, output);
+		return decoded.value() == null;
+	}
+
+	/**
+	 * Put a processed record into the open transaction: its outputs and its offset, or,
+	 * when it failed as invalid input, what the invalid-input policy says.
+	 * @return {@code false} when the record blocked the slot (the slot rewound to it)
+	 * @throws Exception the failure, when it is not invalid input
+	 */
+	private boolean accept(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
+			List<ProducerRecord<byte[], byte[]>> outputs, Exception failure) throws Exception {
+		if (failure != null) {
+			if (this.failures.categorize(failure) != FailureCategory.INVALID_INPUT) {
+				throw failure;
+			}
+			return invalid(raw, failure);
+		}
+		OpenTransaction open = this.transaction.begin();
+		this.transaction.send(outputs);
 		open.processed(raw, tombstone);
 		this.invalidInput.valid();
 		if (this.monitor.status() == WorkerStatus.BLOCKED) {
@@ -251,7 +395,7 @@ final class WorkerSlot implements Runnable {
 		else {
 			commit();
 		}
-		this.rewindPoints.rewind(this.consumer);
+		rewindToPoints();
 		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
 		String why = this.invalidInput.blockReason(reason);
 		if (this.monitor.status() != WorkerStatus.BLOCKED) {
@@ -299,7 +443,7 @@ final class WorkerSlot implements Runnable {
 				if (fromBroker) {
 					this.rewindPoints.reload(this.consumer);
 				}
-				this.rewindPoints.rewind(this.consumer);
+				rewindToPoints();
 				return;
 			}
 			catch (RuntimeException ex) {
@@ -307,6 +451,23 @@ final class WorkerSlot implements Runnable {
 				this.monitor.failed();
 				this.backOff.await();
 			}
+		}
+	}
+
+	/**
+	 * Seek every assigned partition back to its rewind point, dropping every record in
+	 * flight: their outputs were not sent, or were aborted.
+	 */
+	private void rewindToPoints() {
+		if (this.concurrent != null) {
+			this.concurrent.discard();
+		}
+		this.rewindPoints.rewind(this.consumer);
+	}
+
+	private void discard(Collection<TopicPartition> partitions) {
+		if (this.concurrent != null) {
+			this.concurrent.discard(partitions);
 		}
 	}
 
@@ -339,6 +500,9 @@ final class WorkerSlot implements Runnable {
 			}
 		}
 		this.transaction.close(timeout);
+		if (this.concurrent != null) {
+			this.concurrent.close();
+		}
 		WorkerStatus status = this.monitor.status();
 		if (status != WorkerStatus.FENCED && status != WorkerStatus.FAILED) {
 			this.monitor.status(WorkerStatus.STOPPED);

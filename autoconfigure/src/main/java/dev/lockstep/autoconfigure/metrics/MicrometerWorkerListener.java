@@ -4,7 +4,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.SlotState;
@@ -35,6 +37,9 @@ public class MicrometerWorkerListener implements WorkerListener {
 
 	private final Map<String, AtomicLong> lag = new ConcurrentHashMap<>();
 
+	// Looked up once per record: kept rather than built each time.
+	private final Map<String, Timers> timers = new ConcurrentHashMap<>();
+
 	/**
 	 * Create the listener.
 	 * @param registry where meters go
@@ -56,6 +61,8 @@ public class MicrometerWorkerListener implements WorkerListener {
 		}
 		transactionDuration(worker);
 		commitDuration(worker);
+		recordWait(worker);
+		processingDuration(worker);
 	}
 
 	@Override
@@ -86,6 +93,24 @@ public class MicrometerWorkerListener implements WorkerListener {
 		partitionLag.forEach((partition, behind) -> this.lag
 			.computeIfAbsent(worker + "/" + partition, (key) -> registerLag(worker, partition))
 			.set(behind));
+	}
+
+	@Override
+	public void concurrentSlotCreated(String worker, int slot, IntSupplier inFlight) {
+		Gauge.builder("lockstep.worker.records.in.flight", inFlight, IntSupplier::getAsInt)
+			.description("Records a slot is processing, or holds done until earlier ones of their partition are")
+			.tag("worker", worker)
+			.tag("slot", Integer.toString(slot))
+			.strongReference(true)
+			.register(this.registry);
+	}
+
+	@Override
+	public void recordProcessed(String worker, int slot, long waitedNanos, long processingNanos) {
+		Timers timers = this.timers.computeIfAbsent(worker,
+				(name) -> new Timers(recordWait(name), processingDuration(name)));
+		timers.waited.record(waitedNanos, TimeUnit.NANOSECONDS);
+		timers.processing.record(processingNanos, TimeUnit.NANOSECONDS);
 	}
 
 	@Override
@@ -166,6 +191,22 @@ public class MicrometerWorkerListener implements WorkerListener {
 			.register(this.registry);
 	}
 
+	private Timer recordWait(String worker) {
+		return Timer.builder("lockstep.worker.record.wait")
+			.description("From a record's dispatch to the start of its processing: behind its key, or for a thread "
+					+ "(ordering key or none)")
+			.tag("worker", worker)
+			.register(this.registry);
+	}
+
+	private Timer processingDuration(String worker) {
+		return Timer.builder("lockstep.worker.processing.duration")
+			.description("Decoding, processing and encoding one record (ordering key or none)")
+			.tag("worker", worker)
+			.publishPercentileHistogram()
+			.register(this.registry);
+	}
+
 	private AtomicLong registerLag(String worker, TopicPartition partition) {
 		AtomicLong value = new AtomicLong();
 		Gauge.builder("lockstep.worker.lag", value, AtomicLong::get)
@@ -187,6 +228,10 @@ public class MicrometerWorkerListener implements WorkerListener {
 		if (metrics != null) {
 			metrics.close();
 		}
+	}
+
+	private record Timers(Timer waited, Timer processing) {
+
 	}
 
 }

@@ -1,0 +1,75 @@
+package dev.lockstep.worker;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The records of one partition handed to the pool and not yet taken back by the slot,
+ * in offset order. Only the oldest can be taken, once it is done: so outputs are sent,
+ * and offsets committed, in input order whatever order the records complete in. A
+ * rewind or revoke closes the window; records still running then are stale and their
+ * results dropped.
+ */
+final class PartitionInFlight {
+
+	private final TopicPartition partition;
+
+	// Slot thread only.
+	private final Deque<InFlightRecord> records = new ArrayDeque<>();
+
+	private volatile boolean closed;
+
+	PartitionInFlight(TopicPartition partition) {
+		this.partition = partition;
+	}
+
+	TopicPartition partition() {
+		return this.partition;
+	}
+
+	void add(InFlightRecord record) {
+		this.records.addLast(record);
+	}
+
+	/**
+	 * Take the oldest record if it is done.
+	 * @return the record, or {@code null} when the oldest is still running (or none is left)
+	 */
+	InFlightRecord takeDone() {
+		InFlightRecord oldest = this.records.peekFirst();
+		if (oldest == null || !oldest.done) {
+			return null;
+		}
+		return this.records.pollFirst();
+	}
+
+	boolean isEmpty() {
+		return this.records.isEmpty();
+	}
+
+	int size() {
+		return this.records.size();
+	}
+
+	/**
+	 * Close the window: every record in it is stale. Those already done give back their
+	 * place here; those still running give it back when they finish.
+	 * @param release gives back a record's place
+	 */
+	void close(java.util.function.Consumer<InFlightRecord> release) {
+		this.closed = true;
+		for (InFlightRecord record : this.records) {
+			if (record.done) {
+				release.accept(record);
+			}
+		}
+		this.records.clear();
+	}
+
+	boolean isClosed() {
+		return this.closed;
+	}
+
+}

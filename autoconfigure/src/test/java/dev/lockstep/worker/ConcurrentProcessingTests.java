@@ -1,0 +1,259 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.WorkerSettings.Ordering;
+import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The offset-completion logic of key and unordered processing, with work that completes
+ * exactly when a test says: out-of-order completion, offset gaps, key chains, rewinds and
+ * revokes, and the max-in-flight places.
+ */
+class ConcurrentProcessingTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private static final TopicPartition P0 = new TopicPartition("in", 0);
+
+	private static final TopicPartition P1 = new TopicPartition("in", 1);
+
+	private final Map<String, CountDownLatch> gates = new ConcurrentHashMap<>();
+
+	private final List<String> started = new CopyOnWriteArrayList<>();
+
+	private ConcurrentProcessing processing;
+
+	@AfterEach
+	void close() {
+		this.gates.values().forEach(CountDownLatch::countDown);
+		if (this.processing != null) {
+			this.processing.close();
+		}
+	}
+
+	@Test
+	void recordsDoneOutOfOrderAreTakenBackInOffsetOrder() {
+		this.processing = processing(Ordering.NONE, 10);
+		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"), record(P0, 3, "d"), record(P0, 4, "e"));
+		this.processing.dispatch();
+		finish("in-0@3", "in-0@1", "in-0@4");
+		assertThat(takeAll()).isEmpty();
+		finish("in-0@0");
+		assertThat(takeAll()).containsExactly(0L, 1L);
+		finish("in-0@2");
+		assertThat(takeAll()).containsExactly(2L, 3L, 4L);
+		assertThat(this.processing.inFlight()).isZero();
+		assertThat(this.processing.hasPending()).isFalse();
+	}
+
+	@Test
+	void offsetGapsDoNotHoldBackTakingBack() {
+		this.processing = processing(Ordering.NONE, 10);
+		// Gaps as a compacted topic or transaction markers leave them.
+		add(record(P0, 0, "a"), record(P0, 5, "b"), record(P0, 9, "c"));
+		this.processing.dispatch();
+		finish("in-0@9", "in-0@5", "in-0@0");
+		assertThat(takeAll()).containsExactly(0L, 5L, 9L);
+	}
+
+	@Test
+	void aSlowRecordHoldsBackOnlyItsOwnPartition() {
+		this.processing = processing(Ordering.NONE, 10);
+		add(record(P0, 0, "a"), record(P1, 0, "b"), record(P1, 1, "c"));
+		this.processing.dispatch();
+		finish("in-1@0", "in-1@1");
+		assertThat(takeAll()).containsExactly(0L, 1L);
+		assertThat(this.processing.hasPending()).isTrue();
+	}
+
+	@Test
+	void oneKeyRunsOneRecordAtATimeInOffsetOrder() {
+		this.processing = processing(Ordering.KEY, 10);
+		add(record(P0, 0, "a"), record(P0, 1, "a"), record(P0, 2, "b"), record(P0, 3, "a"));
+		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 2);
+		assertThat(this.started).containsExactlyInAnyOrder("in-0@0", "in-0@2");
+		finish("in-0@0");
+		await().atMost(WAIT).until(() -> this.started.contains("in-0@1"));
+		assertThat(this.started).doesNotContain("in-0@3");
+		finish("in-0@1");
+		await().atMost(WAIT).until(() -> this.started.contains("in-0@3"));
+		finish("in-0@3", "in-0@2");
+		assertThat(takeAll()).containsExactly(0L, 1L, 2L, 3L);
+		assertThat(this.started).containsSubsequence("in-0@0", "in-0@1", "in-0@3");
+	}
+
+	@Test
+	void recordsWithoutAKeyAreInNoKeyOrder() {
+		this.processing = processing(Ordering.KEY, 10);
+		add(record(P0, 0, null), record(P0, 1, null), record(P0, 2, null));
+		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 3);
+	}
+
+	@Test
+	void theSameKeyInAnotherPartitionIsAnotherKey() {
+		this.processing = processing(Ordering.KEY, 10);
+		add(record(P0, 0, "a"), record(P1, 0, "a"));
+		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 2);
+	}
+
+	@Test
+	void theBacklogWaitsForAFreePlace() {
+		this.processing = processing(Ordering.NONE, 2);
+		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"), record(P0, 3, "d"));
+		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 2);
+		assertThat(this.processing.hasBacklog()).isTrue();
+		assertThat(this.processing.inFlight()).isEqualTo(2);
+		finish("in-0@1");
+		// Done but not taken back (offset 0 runs): it still holds its place.
+		assertThat(takeAll()).isEmpty();
+		this.processing.dispatch();
+		assertThat(this.started).hasSize(2);
+		finish("in-0@0");
+		assertThat(takeAll()).containsExactly(0L, 1L);
+		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 4);
+		assertThat(this.processing.hasBacklog()).isFalse();
+	}
+
+	@Test
+	void aRewindDropsEverythingAndRunningWorkGivesBackItsPlaceWhenItFinishes() {
+		this.processing = processing(Ordering.NONE, 2);
+		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"));
+		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 2);
+		finish("in-0@1");
+		this.processing.discard();
+		assertThat(this.processing.hasBacklog()).isFalse();
+		assertThat(this.processing.hasPending()).isFalse();
+		// Offset 0 still runs on its thread.
+		assertThat(this.processing.inFlight()).isEqualTo(1);
+		finish("in-0@0");
+		await().atMost(WAIT).until(() -> this.processing.inFlight() == 0);
+		assertThat(takeAll()).isEmpty();
+		// Replayed after the rewind: taken back as if new.
+		add(record(P0, 0, "a2"));
+		this.processing.dispatch();
+		finish("in-0@0");
+		assertThat(takeAll()).containsExactly(0L);
+	}
+
+	@Test
+	void staleRecordsWaitingBehindTheirKeyNeverStart() {
+		this.processing = processing(Ordering.KEY, 10);
+		add(record(P0, 0, "a"), record(P0, 1, "a"), record(P0, 2, "a"));
+		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 1);
+		this.processing.discard();
+		finish("in-0@0");
+		await().atMost(WAIT).until(() -> this.processing.inFlight() == 0);
+		assertThat(this.started).containsExactly("in-0@0");
+		// The key is free again for the replay.
+		add(record(P0, 0, "a"));
+		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 2);
+	}
+
+	@Test
+	void aRevokeDropsOnlyTheRevokedPartitions() {
+		this.processing = processing(Ordering.NONE, 10);
+		add(record(P0, 0, "a"), record(P1, 0, "b"), record(P1, 1, "c"));
+		this.processing.dispatch();
+		this.processing.discard(Set.of(P1));
+		finish("in-1@0", "in-1@1", "in-0@0");
+		assertThat(takeAll()).containsExactly(0L);
+		await().atMost(WAIT).until(() -> this.processing.inFlight() == 0);
+	}
+
+	@Test
+	void aFailureIsTakenBackInItsPlaceWithTheRecord() {
+		this.processing = processing(Ordering.NONE, 10);
+		add(record(P0, 0, "fail"), record(P0, 1, "b"));
+		this.processing.dispatch();
+		finish("in-0@1", "in-0@0");
+		InFlightRecord first = take();
+		assertThat(first.raw.offset()).isZero();
+		assertThat(first.failure).hasMessage("processing in-0@0 failed");
+		assertThat(take().failure).isNull();
+	}
+
+	private ConcurrentProcessing processing(Ordering ordering, int maxInFlight) {
+		WorkerSettings settings = MockSlot
+			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
+			.withOrdering(ordering, maxInFlight);
+		return new ConcurrentProcessing(SlotId.of(settings, 0), settings, new SlotCodecs(settings), (raw, output) -> {
+			String name = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
+			this.started.add(name);
+			gate(name).await(1, TimeUnit.MINUTES);
+			if (raw.key() != null && new String(raw.key()).equals("fail")) {
+				throw new IllegalStateException("processing " + name + " failed");
+			}
+			return false;
+		});
+	}
+
+	private CountDownLatch gate(String name) {
+		return this.gates.computeIfAbsent(name, (key) -> new CountDownLatch(1));
+	}
+
+	/** Let records finish, and wait until they are done. */
+	private void finish(String... names) {
+		for (String name : names) {
+			await().atMost(WAIT).until(() -> this.started.contains(name));
+			gate(name).countDown();
+		}
+		int[] done = { 0 };
+		await().atMost(WAIT).until(() -> (done[0] += this.processing.awaitCompletion(Duration.ofMillis(10))) >= names.length);
+	}
+
+	private List<Long> takeAll() {
+		List<Long> offsets = new ArrayList<>();
+		InFlightRecord record;
+		while ((record = this.processing.takeDone()) != null) {
+			offsets.add(record.raw.offset());
+		}
+		return offsets;
+	}
+
+	private InFlightRecord take() {
+		InFlightRecord record = this.processing.takeDone();
+		assertThat(record).isNotNull();
+		return record;
+	}
+
+	private void add(ConsumerRecord<byte[], byte[]>... records) {
+		Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> byPartition = new java.util.LinkedHashMap<>();
+		for (ConsumerRecord<byte[], byte[]> record : records) {
+			byPartition.computeIfAbsent(new TopicPartition(record.topic(), record.partition()), (p) -> new ArrayList<>())
+				.add(record);
+		}
+		this.processing.add(new ConsumerRecords<>(byPartition, Map.of()));
+	}
+
+	private static ConsumerRecord<byte[], byte[]> record(TopicPartition partition, long offset, String key) {
+		return new ConsumerRecord<>(partition.topic(), partition.partition(), offset,
+				(key != null) ? key.getBytes() : null, ("v" + offset).getBytes());
+	}
+
+}
