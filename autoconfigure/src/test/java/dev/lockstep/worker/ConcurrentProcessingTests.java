@@ -180,6 +180,7 @@ class ConcurrentProcessingTests {
 		this.processing = processing(Ordering.NONE, 10);
 		add(record(P0, 0, "a"), record(P1, 0, "b"), record(P1, 1, "c"));
 		this.processing.dispatch();
+		await().atMost(WAIT).until(() -> this.started.size() == 3);
 		this.processing.discard(Set.of(P1));
 		finish("in-1@0", "in-1@1", "in-0@0");
 		assertThat(takeAll()).containsExactly(0L);

@@ -46,8 +46,17 @@ final class MockSlot implements AutoCloseable {
 	private Worker worker;
 
 	MockSlot(int records) {
+		this(records, records);
+	}
+
+	/**
+	 * A slot on a partition whose records have {@code keys} distinct keys, in turn.
+	 * @param records the records in the partition
+	 * @param keys the distinct keys
+	 */
+	MockSlot(int records, int keys) {
 		for (int i = 0; i < records; i++) {
-			this.consumer.log.add(new ConsumerRecord<>(INPUT, 0, i, bytes("k" + i), bytes("v" + i)));
+			this.consumer.log.add(new ConsumerRecord<>(INPUT, 0, i, bytes("k" + (i % keys)), bytes("v" + i)));
 		}
 		this.consumer.updateBeginningOffsets(Map.of(PARTITION, 0L));
 		this.consumer.updateEndOffsets(Map.of(PARTITION, (long) records));
