@@ -272,6 +272,34 @@ class LockstepAutoConfigurationTests {
 	}
 
 	@Test
+	void orderingAndMaxInFlightAreMappedAndContradictionsRefused() {
+		this.withWorker.run((context) -> {
+			WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+			assertThat(settings.ordering()).isEqualTo(WorkerSettings.Ordering.PARTITION);
+			assertThat(settings.maxInFlight()).isOne();
+		});
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.ordering=key").run((context) -> {
+			WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+			assertThat(settings.ordering()).isEqualTo(WorkerSettings.Ordering.KEY);
+			assertThat(settings.maxInFlight()).isEqualTo(256);
+		});
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.ordering=none",
+					"lockstep.workers.normalizer.max-in-flight=1000")
+			.run((context) -> {
+				WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+				assertThat(settings.ordering()).isEqualTo(WorkerSettings.Ordering.NONE);
+				assertThat(settings.maxInFlight()).isEqualTo(1000);
+			});
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.max-in-flight=64")
+			.run((context) -> assertRefused(context.getStartupFailure(), "max-in-flight", "ordering"));
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.ordering=key",
+					"lockstep.workers.normalizer.max-in-flight=0")
+			.run((context) -> assertRefused(context.getStartupFailure(), "max-in-flight", null));
+	}
+
+	@Test
 	void incompleteWorkersAreRefused() {
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.processor=missing")
 			.run((context) -> assertRefused(context.getStartupFailure(), "processor", "'missing'"));
