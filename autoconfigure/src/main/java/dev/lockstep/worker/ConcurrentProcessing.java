@@ -1,13 +1,12 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -17,11 +16,13 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * A slot's records processed at the same time under {@link WorkerSettings.Ordering#KEY}
- * or {@link WorkerSettings.Ordering#NONE}: polled records wait in a backlog until one of
- * {@code maxInFlight} places is free, run on a pool the slot owns (one key at a time
- * under KEY), and are taken back by the slot thread per partition in offset order, each
- * once it and every earlier record of its partition are done. The slot thread alone
- * sends outputs and commits; this class only runs the work.
+ * or {@link WorkerSettings.Ordering#NONE}: every polled record is queued for a pool the
+ * slot owns, whose {@code maxInFlight} threads process that many records at once (one
+ * record per key at a time under KEY); the slot thread takes them back per partition in
+ * offset order, each once it and every earlier record of its partition are done, and
+ * alone sends outputs and commits. The pool goes on processing while the slot commits;
+ * the slot polls again only while fewer than twice {@code maxInFlight} records are
+ * outstanding, so a slow record holds back a bounded number of others.
  */
 final class ConcurrentProcessing implements AutoCloseable {
 
@@ -48,17 +49,15 @@ final class ConcurrentProcessing implements AutoCloseable {
 
 	private final KeyGates gates;
 
-	private final int maxInFlight;
+	private final int outstandingLimit;
 
-	private final ExecutorService pool;
-
-	// Records holding a place: admitted and not yet taken back (or, if stale, finished).
-	private final AtomicInteger inFlight = new AtomicInteger();
+	private final ThreadPoolExecutor pool;
 
 	// Slot thread only.
 	private final Map<TopicPartition, PartitionInFlight> windows = new HashMap<>();
 
-	private final ArrayDeque<ConsumerRecord<byte[], byte[]>> backlog = new ArrayDeque<>();
+	// Records polled and not yet taken back or dropped; written by the slot thread only.
+	private volatile int outstanding;
 
 	// Completions since the slot thread last looked, and the slot thread while it waits.
 	private final AtomicInteger completions = new AtomicInteger();
@@ -69,51 +68,64 @@ final class ConcurrentProcessing implements AutoCloseable {
 		this.work = work;
 		this.codecs = codecs;
 		this.gates = (settings.ordering() == WorkerSettings.Ordering.KEY) ? new KeyGates() : null;
-		this.maxInFlight = settings.maxInFlight();
+		int maxInFlight = settings.maxInFlight();
+		this.outstandingLimit = 2 * maxInFlight;
 		AtomicInteger threads = new AtomicInteger();
-		// A fork-join pool starts threads only while work waits and none is idle: as many
-		// as blocking processors need, up to max-in-flight; few for fast ones.
-		this.pool = new ForkJoinPool(this.maxInFlight, (forkJoinPool) -> {
-			ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(forkJoinPool);
-			thread.setName("lockstep-" + id.worker() + "-" + id.index() + "-p" + threads.incrementAndGet());
-			return thread;
-		}, null, true);
+		this.pool = new ThreadPoolExecutor(maxInFlight, maxInFlight, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				(task) -> {
+					Thread thread = new Thread(task,
+							"lockstep-" + id.worker() + "-" + id.index() + "-p" + threads.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+		// Threads end when idle: a fast processor needs few of them.
+		this.pool.allowCoreThreadTimeOut(true);
 	}
 
 	/**
-	 * Add what a poll returned to the backlog.
+	 * Return whether the slot may poll for more records.
+	 * @return whether fewer than twice max-in-flight records are outstanding
+	 */
+	boolean acceptsMore() {
+		return this.outstanding < this.outstandingLimit;
+	}
+
+	/**
+	 * Queue what a poll returned for processing.
 	 * @param records the records
 	 */
 	void add(ConsumerRecords<byte[], byte[]> records) {
-		for (ConsumerRecord<byte[], byte[]> record : records) {
-			this.backlog.addLast(record);
-		}
-	}
-
-	/**
-	 * Start backlog records while places are free.
-	 */
-	void dispatch() {
-		while (!this.backlog.isEmpty() && this.inFlight.get() < this.maxInFlight) {
-			ConsumerRecord<byte[], byte[]> raw = this.backlog.pollFirst();
-			TopicPartition partition = new TopicPartition(raw.topic(), raw.partition());
+		for (TopicPartition partition : records.partitions()) {
 			PartitionInFlight window = this.windows.computeIfAbsent(partition, PartitionInFlight::new);
-			KeyGates.Key key = (this.gates != null) ? KeyGates.Key.of(partition, raw.key()) : null;
-			InFlightRecord record = new InFlightRecord(raw, window, key);
-			window.add(record);
-			this.inFlight.incrementAndGet();
-			if (key == null || this.gates.admit(record)) {
-				start(record);
+			for (ConsumerRecord<byte[], byte[]> raw : records.records(partition)) {
+				KeyGates.Key key = (this.gates != null) ? KeyGates.Key.of(partition, raw.key()) : null;
+				InFlightRecord record = new InFlightRecord(raw, window, key);
+				window.add(record);
+				if (key == null || this.gates.admit(record)) {
+					this.pool.execute(() -> run(record));
+				}
 			}
 		}
-	}
-
-	private void start(InFlightRecord record) {
-		this.pool.execute(() -> run(record));
+		this.outstanding += records.count();
 	}
 
 	private void run(InFlightRecord record) {
+		InFlightRecord next = record;
+		while (next != null) {
+			process(next);
+			this.completions.incrementAndGet();
+			Thread slot = this.waiting;
+			if (slot != null) {
+				LockSupport.unpark(slot);
+			}
+			// The next record of the key runs on this thread: no hand-off.
+			next = (next.key != null) ? this.gates.done(next) : null;
+		}
+	}
+
+	private void process(InFlightRecord record) {
 		record.startedNanos = System.nanoTime();
+		// A record dropped by a rewind or revoke while it waited is not processed.
 		if (!record.isStale()) {
 			BufferedOutput output = this.codecs.newOutput();
 			try {
@@ -129,20 +141,6 @@ final class ConcurrentProcessing implements AutoCloseable {
 		}
 		record.doneNanos = System.nanoTime();
 		record.done = true;
-		if (record.isStale()) {
-			release(record);
-		}
-		if (record.key != null) {
-			InFlightRecord next = this.gates.done(record, this::release);
-			if (next != null) {
-				start(next);
-			}
-		}
-		this.completions.incrementAndGet();
-		Thread slot = this.waiting;
-		if (slot != null) {
-			LockSupport.unpark(slot);
-		}
 	}
 
 	/**
@@ -154,7 +152,7 @@ final class ConcurrentProcessing implements AutoCloseable {
 		for (PartitionInFlight window : this.windows.values()) {
 			InFlightRecord record = window.takeDone();
 			if (record != null) {
-				release(record);
+				this.outstanding--;
 				return record;
 			}
 		}
@@ -187,9 +185,9 @@ final class ConcurrentProcessing implements AutoCloseable {
 	 * finishes on its thread, and its result is dropped.
 	 */
 	void discard() {
-		this.backlog.clear();
-		this.windows.values().forEach((window) -> window.close(this::release));
+		this.windows.values().forEach(PartitionInFlight::close);
 		this.windows.clear();
+		this.outstanding = 0;
 	}
 
 	/**
@@ -197,51 +195,32 @@ final class ConcurrentProcessing implements AutoCloseable {
 	 * @param partitions the partitions
 	 */
 	void discard(Collection<TopicPartition> partitions) {
-		this.backlog.removeIf((record) -> partitions
-			.contains(new TopicPartition(record.topic(), record.partition())));
 		for (TopicPartition partition : partitions) {
 			PartitionInFlight window = this.windows.remove(partition);
 			if (window != null) {
-				window.close(this::release);
+				this.outstanding -= window.size();
+				window.close();
 			}
 		}
 	}
 
 	/**
-	 * Return whether the backlog holds records that wait for a free place.
-	 * @return whether there is a backlog
-	 */
-	boolean hasBacklog() {
-		return !this.backlog.isEmpty();
-	}
-
-	/**
-	 * Return whether any record of the current assignment is in flight (started, waiting
-	 * behind its key, or done and not yet taken back).
+	 * Return whether any record is outstanding: queued, running, waiting behind its key,
+	 * or done and not yet taken back.
 	 * @return whether records are pending
 	 */
 	boolean hasPending() {
-		for (PartitionInFlight window : this.windows.values()) {
-			if (!window.isEmpty()) {
-				return true;
-			}
-		}
-		return false;
+		return this.outstanding > 0;
 	}
 
 	/**
-	 * Return the records holding a place: started, waiting behind their key, done and not
-	 * yet taken back, or stale and still running.
+	 * Return the records polled and not yet taken back into a transaction: waiting for a
+	 * thread or behind their key, processing, or done and waiting for earlier records of
+	 * their partition. Readable from any thread.
 	 * @return the records in flight
 	 */
 	int inFlight() {
-		return this.inFlight.get();
-	}
-
-	private void release(InFlightRecord record) {
-		if (record.release()) {
-			this.inFlight.decrementAndGet();
-		}
+		return this.outstanding;
 	}
 
 	/**

@@ -1,7 +1,5 @@
 package dev.lockstep.worker;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -14,17 +12,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class InFlightRecord {
 
-	private static final VarHandle RELEASED;
-
-	static {
-		try {
-			RELEASED = MethodHandles.lookup().findVarHandle(InFlightRecord.class, "released", boolean.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
-
 	final ConsumerRecord<byte[], byte[]> raw;
 
 	final PartitionInFlight window;
@@ -34,7 +21,7 @@ final class InFlightRecord {
 
 	final long queuedNanos;
 
-	// The next record of the same key, started when this one is done (guarded by KeyGates).
+	// The next record of the same key, run when this one is done (guarded by KeyGates).
 	InFlightRecord nextOfKey;
 
 	long startedNanos;
@@ -49,23 +36,11 @@ final class InFlightRecord {
 
 	volatile boolean done;
 
-	// Whether its place in the slot's max-in-flight was given back; exactly once.
-	@SuppressWarnings("unused")
-	private volatile boolean released;
-
 	InFlightRecord(ConsumerRecord<byte[], byte[]> raw, PartitionInFlight window, KeyGates.Key key) {
 		this.raw = raw;
 		this.window = window;
 		this.key = key;
 		this.queuedNanos = System.nanoTime();
-	}
-
-	/**
-	 * Mark the place as given back.
-	 * @return whether this call gave it back (false when it already was)
-	 */
-	boolean release() {
-		return RELEASED.compareAndSet(this, false, true);
 	}
 
 	/**

@@ -3,7 +3,6 @@ package dev.lockstep.worker;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Consumer;
 
 import org.apache.kafka.common.TopicPartition;
 
@@ -47,27 +46,16 @@ final class KeyGates {
 	}
 
 	/**
-	 * A record is done: return the next of its key that should start, if any. Stale
-	 * records waiting behind it are given back without starting.
+	 * A record is done: return the next of its key, which may start now.
 	 * @param record the record that is done
-	 * @param release gives back the place of a stale record that never starts
-	 * @return the record to start, or {@code null}
+	 * @return the next record of its key, or {@code null}
 	 */
-	synchronized InFlightRecord done(InFlightRecord record, Consumer<InFlightRecord> release) {
+	synchronized InFlightRecord done(InFlightRecord record) {
 		InFlightRecord next = record.nextOfKey;
-		while (next != null && next.isStale()) {
-			release.accept(next);
-			record = next;
-			next = next.nextOfKey;
-		}
 		if (next == null) {
 			this.tails.remove(record.key, record);
 		}
 		return next;
-	}
-
-	synchronized int size() {
-		return this.tails.size();
 	}
 
 }

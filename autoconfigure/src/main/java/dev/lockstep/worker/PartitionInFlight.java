@@ -9,8 +9,8 @@ import org.apache.kafka.common.TopicPartition;
  * The records of one partition handed to the pool and not yet taken back by the slot,
  * in offset order. Only the oldest can be taken, once it is done: so outputs are sent,
  * and offsets committed, in input order whatever order the records complete in. A
- * rewind or revoke closes the window; records still running then are stale and their
- * results dropped.
+ * rewind or revoke closes the window; records not yet taken are then stale: not
+ * processed if they have not started, their results dropped if they have.
  */
 final class PartitionInFlight {
 
@@ -54,17 +54,10 @@ final class PartitionInFlight {
 	}
 
 	/**
-	 * Close the window: every record in it is stale. Those already done give back their
-	 * place here; those still running give it back when they finish.
-	 * @param release gives back a record's place
+	 * Close the window: every record in it is stale, and its result is dropped.
 	 */
-	void close(java.util.function.Consumer<InFlightRecord> release) {
+	void close() {
 		this.closed = true;
-		for (InFlightRecord record : this.records) {
-			if (record.done) {
-				release.accept(record);
-			}
-		}
 		this.records.clear();
 	}
 

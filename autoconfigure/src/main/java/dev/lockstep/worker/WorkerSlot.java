@@ -189,21 +189,20 @@ final class WorkerSlot implements Runnable {
 	}
 
 	/**
-	 * One round under KEY or NONE ordering: poll unless a backlog waits for free places
-	 * (without waiting while records are in flight), start what fits, wait for a
+	 * One round under KEY or NONE ordering: poll unless enough records are outstanding
+	 * (without waiting while records are in flight) and queue what came, wait for a
 	 * completion if nothing new came, and take back in order what is done.
 	 */
 	private void pollConcurrently() throws Exception {
 		applyPause();
 		if (!this.finishing) {
 			boolean polled = false;
-			if (!this.concurrent.hasBacklog()) {
+			if (this.concurrent.acceptsMore()) {
 				ConsumerRecords<byte[], byte[]> records = poll(
 						this.concurrent.hasPending() ? Duration.ZERO : this.settings.pollTimeout());
 				this.concurrent.add(records);
 				polled = !records.isEmpty();
 			}
-			this.concurrent.dispatch();
 			if (!polled && this.concurrent.hasPending()) {
 				this.concurrent.awaitCompletion(this.settings.pollTimeout());
 			}

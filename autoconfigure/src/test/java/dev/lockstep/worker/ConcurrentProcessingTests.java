@@ -53,7 +53,6 @@ class ConcurrentProcessingTests {
 	void recordsDoneOutOfOrderAreTakenBackInOffsetOrder() {
 		this.processing = processing(Ordering.NONE, 10);
 		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"), record(P0, 3, "d"), record(P0, 4, "e"));
-		this.processing.dispatch();
 		finish("in-0@3", "in-0@1", "in-0@4");
 		assertThat(takeAll()).isEmpty();
 		finish("in-0@0");
@@ -69,7 +68,6 @@ class ConcurrentProcessingTests {
 		this.processing = processing(Ordering.NONE, 10);
 		// Gaps as a compacted topic or transaction markers leave them.
 		add(record(P0, 0, "a"), record(P0, 5, "b"), record(P0, 9, "c"));
-		this.processing.dispatch();
 		finish("in-0@9", "in-0@5", "in-0@0");
 		assertThat(takeAll()).containsExactly(0L, 5L, 9L);
 	}
@@ -78,7 +76,6 @@ class ConcurrentProcessingTests {
 	void aSlowRecordHoldsBackOnlyItsOwnPartition() {
 		this.processing = processing(Ordering.NONE, 10);
 		add(record(P0, 0, "a"), record(P1, 0, "b"), record(P1, 1, "c"));
-		this.processing.dispatch();
 		finish("in-1@0", "in-1@1");
 		assertThat(takeAll()).containsExactly(0L, 1L);
 		assertThat(this.processing.hasPending()).isTrue();
@@ -88,7 +85,6 @@ class ConcurrentProcessingTests {
 	void oneKeyRunsOneRecordAtATimeInOffsetOrder() {
 		this.processing = processing(Ordering.KEY, 10);
 		add(record(P0, 0, "a"), record(P0, 1, "a"), record(P0, 2, "b"), record(P0, 3, "a"));
-		this.processing.dispatch();
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
 		assertThat(this.started).containsExactlyInAnyOrder("in-0@0", "in-0@2");
 		finish("in-0@0");
@@ -105,7 +101,6 @@ class ConcurrentProcessingTests {
 	void recordsWithoutAKeyAreInNoKeyOrder() {
 		this.processing = processing(Ordering.KEY, 10);
 		add(record(P0, 0, null), record(P0, 1, null), record(P0, 2, null));
-		this.processing.dispatch();
 		await().atMost(WAIT).until(() -> this.started.size() == 3);
 	}
 
@@ -113,85 +108,74 @@ class ConcurrentProcessingTests {
 	void theSameKeyInAnotherPartitionIsAnotherKey() {
 		this.processing = processing(Ordering.KEY, 10);
 		add(record(P0, 0, "a"), record(P1, 0, "a"));
-		this.processing.dispatch();
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
 	}
 
 	@Test
-	void theBacklogWaitsForAFreePlace() {
-		this.processing = processing(Ordering.NONE, 2);
-		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"), record(P0, 3, "d"));
-		this.processing.dispatch();
-		await().atMost(WAIT).until(() -> this.started.size() == 2);
-		assertThat(this.processing.hasBacklog()).isTrue();
-		assertThat(this.processing.inFlight()).isEqualTo(2);
-		finish("in-0@1");
-		// Done but not taken back (offset 0 runs): it still holds its place.
-		assertThat(takeAll()).isEmpty();
-		this.processing.dispatch();
-		assertThat(this.started).hasSize(2);
-		finish("in-0@0");
-		assertThat(takeAll()).containsExactly(0L, 1L);
-		this.processing.dispatch();
-		await().atMost(WAIT).until(() -> this.started.size() == 4);
-		assertThat(this.processing.hasBacklog()).isFalse();
-	}
-
-	@Test
-	void aRewindDropsEverythingAndRunningWorkGivesBackItsPlaceWhenItFinishes() {
+	void atMostMaxInFlightRecordsRunAtOnceAndPollingStopsAtTwiceThat() {
 		this.processing = processing(Ordering.NONE, 2);
 		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"));
-		this.processing.dispatch();
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
+		assertThat(this.processing.acceptsMore()).isTrue();
+		add(record(P0, 3, "d"));
+		assertThat(this.processing.acceptsMore()).isFalse();
+		assertThat(this.processing.inFlight()).isEqualTo(4);
 		finish("in-0@1");
+		// A thread is free: the next queued record starts, though offset 0 still runs.
+		await().atMost(WAIT).until(() -> this.started.size() == 3);
+		assertThat(takeAll()).isEmpty();
+		finish("in-0@0", "in-0@2");
+		assertThat(takeAll()).containsExactly(0L, 1L, 2L);
+		assertThat(this.processing.acceptsMore()).isTrue();
+		await().atMost(WAIT).until(() -> this.started.size() == 4);
+	}
+
+	@Test
+	void aRewindDropsEverythingAndQueuedRecordsNeverStart() {
+		this.processing = processing(Ordering.NONE, 2);
+		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"));
+		await().atMost(WAIT).until(() -> this.started.size() == 2);
 		this.processing.discard();
-		assertThat(this.processing.hasBacklog()).isFalse();
 		assertThat(this.processing.hasPending()).isFalse();
-		// Offset 0 still runs on its thread.
-		assertThat(this.processing.inFlight()).isEqualTo(1);
-		finish("in-0@0");
-		await().atMost(WAIT).until(() -> this.processing.inFlight() == 0);
+		assertThat(this.processing.inFlight()).isZero();
+		// Offsets 0 and 1 finish on their threads; offset 2, queued, is dropped unstarted.
+		finish("in-0@0", "in-0@1");
 		assertThat(takeAll()).isEmpty();
 		// Replayed after the rewind: taken back as if new.
 		add(record(P0, 0, "a2"));
-		this.processing.dispatch();
 		finish("in-0@0");
 		assertThat(takeAll()).containsExactly(0L);
+		assertThat(this.started).containsExactlyInAnyOrder("in-0@0", "in-0@1", "in-0@0");
 	}
 
 	@Test
 	void staleRecordsWaitingBehindTheirKeyNeverStart() {
 		this.processing = processing(Ordering.KEY, 10);
 		add(record(P0, 0, "a"), record(P0, 1, "a"), record(P0, 2, "a"));
-		this.processing.dispatch();
 		await().atMost(WAIT).until(() -> this.started.size() == 1);
 		this.processing.discard();
+		// The chain runs on: 1 and 2 are skipped, and the key is free again.
 		finish("in-0@0");
-		await().atMost(WAIT).until(() -> this.processing.inFlight() == 0);
-		assertThat(this.started).containsExactly("in-0@0");
-		// The key is free again for the replay.
 		add(record(P0, 0, "a"));
-		this.processing.dispatch();
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
+		assertThat(this.started).containsExactly("in-0@0", "in-0@0");
 	}
 
 	@Test
 	void aRevokeDropsOnlyTheRevokedPartitions() {
 		this.processing = processing(Ordering.NONE, 10);
 		add(record(P0, 0, "a"), record(P1, 0, "b"), record(P1, 1, "c"));
-		this.processing.dispatch();
 		await().atMost(WAIT).until(() -> this.started.size() == 3);
 		this.processing.discard(Set.of(P1));
 		finish("in-1@0", "in-1@1", "in-0@0");
 		assertThat(takeAll()).containsExactly(0L);
-		await().atMost(WAIT).until(() -> this.processing.inFlight() == 0);
+		assertThat(this.processing.inFlight()).isZero();
 	}
 
 	@Test
 	void aFailureIsTakenBackInItsPlaceWithTheRecord() {
 		this.processing = processing(Ordering.NONE, 10);
 		add(record(P0, 0, "fail"), record(P0, 1, "b"));
-		this.processing.dispatch();
 		finish("in-0@1", "in-0@0");
 		InFlightRecord first = take();
 		assertThat(first.raw.offset()).isZero();

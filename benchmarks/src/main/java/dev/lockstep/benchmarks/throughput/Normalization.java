@@ -17,13 +17,33 @@ final class Normalization {
 
 	private static volatile long firstRecordCpuNanos;
 
+	// The slow-processor workload: how long each record waits, as for a remote call.
+	private static volatile long delayMillis;
+
 	private Normalization() {
+	}
+
+	/**
+	 * Make every record wait, as a processor calling a remote service does.
+	 * @param millis the wait per record; 0 for none
+	 */
+	static void delay(long millis) {
+		delayMillis = millis;
 	}
 
 	static Order normalize(Order order) {
 		if (firstRecordNanos == 0) {
 			firstRecordCpuNanos = ProcessCpu.nanos();
 			firstRecordNanos = System.nanoTime();
+		}
+		if (delayMillis > 0) {
+			try {
+				Thread.sleep(delayMillis);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted in the processor's wait", ex);
+			}
 		}
 		if (order == null) {
 			return null;

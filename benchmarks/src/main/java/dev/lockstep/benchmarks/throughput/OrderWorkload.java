@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,9 @@ final class OrderWorkload implements AutoCloseable {
 
 	/** Header carrying the input's send time, microseconds since the epoch. */
 	static final String SENT_AT = "sent-at-us";
+
+	/** Header carrying the order id when the key is a customer's (a keyed workload). */
+	static final String ORDER_ID = "order-id";
 
 	private static final Pattern STATUS_NORMALIZED = Pattern.compile("PAID|REFUNDED");
 
@@ -97,12 +101,27 @@ final class OrderWorkload implements AutoCloseable {
 				new ByteArraySerializer(), new RawAvroSerializer<>(Order.class));
 	}
 
-	/** Seed orders 1..records into a new topic. */
+	/** Seed orders 1..records into a new topic, each keyed by its own id. */
 	void seed(String topic, int partitions, long records) throws Exception {
+		seed(topic, partitions, records, 0);
+	}
+
+	/**
+	 * Seed orders 1..records into a new topic.
+	 * @param keys the customers whose orders they are, keyed {@code customer-<id % keys>}
+	 * with the order id in a header; 0 keys each order by its own id
+	 */
+	void seed(String topic, int partitions, long records, int keys) throws Exception {
 		createTopic(topic, partitions);
 		try (KafkaProducer<byte[], Order> producer = producer(20)) {
 			for (long id = 1; id <= records; id++) {
-				producer.send(order(topic, id, false));
+				ProducerRecord<byte[], Order> order = order(topic, id, false);
+				if (keys > 0) {
+					order = new ProducerRecord<>(topic, null, ("customer-" + (id % keys)).getBytes(StandardCharsets.UTF_8),
+							order.value(), order.headers());
+					order.headers().add(ORDER_ID, ByteBuffer.allocate(8).putLong(id).array());
+				}
+				producer.send(order);
 			}
 			producer.flush();
 		}
@@ -148,14 +167,17 @@ final class OrderWorkload implements AutoCloseable {
 
 	/**
 	 * Check that the committed output holds orders 1..records exactly once, tombstones kept
-	 * and statuses normalized.
+	 * and statuses normalized, and, for a keyed workload, each customer's orders in input
+	 * order.
 	 * @throws IllegalStateException if it does not
 	 */
 	void verify(String topic, long records) {
 		BitSet seen = new BitSet();
+		Map<String, Long> lastOfKey = new HashMap<>();
 		long out = 0;
 		long duplicates = 0;
 		long tombstones = 0;
+		long outOfOrder = 0;
 		try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
 			List<TopicPartition> partitions = partitions(consumer, topic);
 			consumer.assign(partitions);
@@ -167,7 +189,12 @@ final class OrderWorkload implements AutoCloseable {
 					throw new IllegalStateException("Could not read " + topic + " to its end");
 				}
 				for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-					long id = id(record.key());
+					Header orderId = record.headers().lastHeader(ORDER_ID);
+					long id = (orderId != null) ? ByteBuffer.wrap(orderId.value()).getLong() : id(record.key());
+					if (orderId != null) {
+						Long previous = lastOfKey.put(new String(record.key(), StandardCharsets.UTF_8), id);
+						outOfOrder += (previous != null && previous > id) ? 1 : 0;
+					}
 					out++;
 					if (seen.get((int) id)) {
 						duplicates++;
@@ -187,10 +214,11 @@ final class OrderWorkload implements AutoCloseable {
 			}
 		}
 		long missing = records - seen.cardinality();
-		if (out != records || duplicates != 0 || missing != 0 || tombstones != tombstones(records)) {
+		if (out != records || duplicates != 0 || missing != 0 || tombstones != tombstones(records)
+				|| outOfOrder != 0) {
 			throw new IllegalStateException(String.format("Output %s not exact: out=%d duplicates=%d missing=%d "
-					+ "tombstones=%d (expected %d records, %d tombstones)", topic, out, duplicates, missing, tombstones,
-					records, tombstones(records)));
+					+ "tombstones=%d out-of-key-order=%d (expected %d records, %d tombstones)", topic, out, duplicates,
+					missing, tombstones, outOfOrder, records, tombstones(records)));
 		}
 	}
 

@@ -33,7 +33,19 @@ enum Variant {
 	F("best-eos", "kafka-clients EOS, transactions spanning polls", Map.of(), SpanningEosLoop::new),
 
 	/** No EOS at all: asynchronous sends and commits; the workload's ceiling here. */
-	P("pipe", "kafka-clients pipe, async sends and commits", Map.of(), PipeLoop::new);
+	P("pipe", "kafka-clients pipe, async sends and commits", Map.of(), PipeLoop::new),
+
+	/** The Lockstep worker with ordering key (max-in-flight as the run's options say, else 256). */
+	E_KEY("lockstep-key", "Lockstep worker, ordering key", Map.of("lockstep.workers.bench.ordering", "key"),
+			LockstepVariant::new),
+
+	/** Parallel Consumer 0.5.3.3, KEY order, its exactly-once mode. */
+	PC_EOS("pc-eos", "Parallel Consumer, KEY order, PERIODIC_TRANSACTIONAL_PRODUCER",
+			Map.of("commit-mode", "PERIODIC_TRANSACTIONAL_PRODUCER"), ParallelConsumerVariant::new),
+
+	/** Parallel Consumer 0.5.3.3, KEY order, at-least-once with asynchronous commits (its fastest). */
+	PC_ALO("pc-alo", "Parallel Consumer, KEY order, PERIODIC_CONSUMER_ASYNCHRONOUS (at-least-once)",
+			Map.of("commit-mode", "PERIODIC_CONSUMER_ASYNCHRONOUS"), ParallelConsumerVariant::new);
 
 	private final String label;
 

@@ -13,6 +13,7 @@ public final class VariantMain {
 
 	public static void main(String[] args) throws Exception {
 		RunSpec spec = RunSpec.parse(args);
+		Normalization.delay(Long.parseLong(spec.option("delay-ms", "0")));
 		try (Completion completion = new Completion(spec)) {
 			AutoCloseable running = spec.variant().start(spec);
 			try {
