@@ -1,12 +1,11 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -43,6 +42,13 @@ final class ConcurrentProcessing implements AutoCloseable {
 
 	}
 
+	// A task runs a batch of records for a fast processor (one hand-off to a thread costs
+	// more than such a record), a single record for a slow one: the batch is sized to about
+	// this much work by the recent processing time.
+	private static final long BATCH_NANOS = 200_000;
+
+	private static final int MAX_BATCH = 64;
+
 	private final Work work;
 
 	private final SlotCodecs codecs;
@@ -51,7 +57,7 @@ final class ConcurrentProcessing implements AutoCloseable {
 
 	private final int outstandingLimit;
 
-	private final ThreadPoolExecutor pool;
+	private final SlotThreadPool pool;
 
 	// Slot thread only.
 	private final Map<TopicPartition, PartitionInFlight> windows = new HashMap<>();
@@ -64,22 +70,17 @@ final class ConcurrentProcessing implements AutoCloseable {
 
 	private volatile Thread waiting;
 
+	// A moving average of recent processing times, written by pool threads without
+	// coordination (an estimate); it starts slow, so the first records run one per task.
+	private volatile long averageNanos = 1_000_000;
+
 	ConcurrentProcessing(SlotId id, WorkerSettings settings, SlotCodecs codecs, Work work) {
 		this.work = work;
 		this.codecs = codecs;
 		this.gates = (settings.ordering() == WorkerSettings.Ordering.KEY) ? new KeyGates() : null;
 		int maxInFlight = settings.maxInFlight();
 		this.outstandingLimit = 2 * maxInFlight;
-		AtomicInteger threads = new AtomicInteger();
-		this.pool = new ThreadPoolExecutor(maxInFlight, maxInFlight, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-				(task) -> {
-					Thread thread = new Thread(task,
-							"lockstep-" + id.worker() + "-" + id.index() + "-p" + threads.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				});
-		// Threads end when idle: a fast processor needs few of them.
-		this.pool.allowCoreThreadTimeOut(true);
+		this.pool = new SlotThreadPool(id, maxInFlight);
 	}
 
 	/**
@@ -95,31 +96,52 @@ final class ConcurrentProcessing implements AutoCloseable {
 	 * @param records the records
 	 */
 	void add(ConsumerRecords<byte[], byte[]> records) {
+		List<InFlightRecord> added = new ArrayList<>(records.count());
 		for (TopicPartition partition : records.partitions()) {
 			PartitionInFlight window = this.windows.computeIfAbsent(partition, PartitionInFlight::new);
 			for (ConsumerRecord<byte[], byte[]> raw : records.records(partition)) {
-				KeyGates.Key key = (this.gates != null) ? KeyGates.Key.of(partition, raw.key()) : null;
-				InFlightRecord record = new InFlightRecord(raw, window, key);
+				InFlightRecord record = new InFlightRecord(raw, window,
+						(this.gates != null) ? KeyGates.Key.of(partition, raw.key()) : null);
 				window.add(record);
-				if (key == null || this.gates.admit(record)) {
-					this.pool.execute(() -> run(record));
-				}
+				added.add(record);
 			}
 		}
 		this.outstanding += records.count();
+		execute((this.gates != null) ? this.gates.admit(added) : added);
 	}
 
-	private void run(InFlightRecord record) {
-		InFlightRecord next = record;
-		while (next != null) {
-			process(next);
-			this.completions.incrementAndGet();
-			Thread slot = this.waiting;
-			if (slot != null) {
-				LockSupport.unpark(slot);
+	/** Start records in batches sized by the recent processing time. */
+	private void execute(List<InFlightRecord> records) {
+		int batchSize = (int) Math.max(1, Math.min(MAX_BATCH, BATCH_NANOS / Math.max(1, this.averageNanos)));
+		for (int from = 0; from < records.size(); from += batchSize) {
+			InFlightRecord[] batch = records.subList(from, Math.min(records.size(), from + batchSize))
+				.toArray(InFlightRecord[]::new);
+			this.pool.execute(() -> run(batch));
+		}
+	}
+
+	private void run(InFlightRecord[] batch) {
+		while (batch.length > 0) {
+			for (InFlightRecord record : batch) {
+				process(record);
+				if (batch.length == 1) {
+					signal();
+				}
 			}
-			// The next record of the key runs on this thread: no hand-off.
-			next = (next.key != null) ? this.gates.done(next) : null;
+			if (batch.length > 1) {
+				// A fast batch wakes the slot once, not for every record.
+				signal();
+			}
+			// The next records of their keys run on this thread: no hand-off.
+			batch = (this.gates != null) ? this.gates.done(batch).toArray(InFlightRecord[]::new) : new InFlightRecord[0];
+		}
+	}
+
+	private void signal() {
+		this.completions.incrementAndGet();
+		Thread slot = this.waiting;
+		if (slot != null) {
+			LockSupport.unpark(slot);
 		}
 	}
 
@@ -140,6 +162,8 @@ final class ConcurrentProcessing implements AutoCloseable {
 			}
 		}
 		record.doneNanos = System.nanoTime();
+		long average = this.averageNanos;
+		this.averageNanos = average + (record.doneNanos - record.startedNanos - average) / 16;
 		record.done = true;
 	}
 

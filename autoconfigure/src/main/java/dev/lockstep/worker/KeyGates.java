@@ -1,7 +1,9 @@
 package dev.lockstep.worker;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.common.TopicPartition;
@@ -9,8 +11,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * One record per key at a time, in offset order: a record whose key (within its
  * partition) has a record running waits behind the last of that key, and starts when its
- * predecessor is done. Called by the slot thread to admit and by pool threads on
- * completion, under one lock.
+ * predecessor is done. Called by the slot thread to admit a poll's records and by pool
+ * threads when a batch is done: one lock for many records.
  */
 final class KeyGates {
 
@@ -32,28 +34,43 @@ final class KeyGates {
 	private final Map<Key, InFlightRecord> tails = new HashMap<>();
 
 	/**
-	 * Admit a record: whether it may start now, or waits behind its key.
-	 * @param record the record, with a key
-	 * @return whether it may start now
+	 * Admit records, in offset order: those without a key or whose key has no record
+	 * running may start now; the others wait behind the last of their key.
+	 * @param records the records
+	 * @return those that may start now, in order
 	 */
-	synchronized boolean admit(InFlightRecord record) {
-		InFlightRecord tail = this.tails.put(record.key, record);
-		if (tail == null) {
-			return true;
+	synchronized List<InFlightRecord> admit(List<InFlightRecord> records) {
+		List<InFlightRecord> startable = new ArrayList<>(records.size());
+		for (InFlightRecord record : records) {
+			if (record.key == null) {
+				startable.add(record);
+				continue;
+			}
+			InFlightRecord tail = this.tails.put(record.key, record);
+			if (tail == null) {
+				startable.add(record);
+			}
+			else {
+				tail.nextOfKey = record;
+			}
 		}
-		tail.nextOfKey = record;
-		return false;
+		return startable;
 	}
 
 	/**
-	 * A record is done: return the next of its key, which may start now.
-	 * @param record the record that is done
-	 * @return the next record of its key, or {@code null}
+	 * Records are done: return the next record of each of their keys, which may start now.
+	 * @param records the records that are done
+	 * @return the records to start, in order
 	 */
-	synchronized InFlightRecord done(InFlightRecord record) {
-		InFlightRecord next = record.nextOfKey;
-		if (next == null) {
-			this.tails.remove(record.key, record);
+	synchronized List<InFlightRecord> done(InFlightRecord[] records) {
+		List<InFlightRecord> next = new ArrayList<>();
+		for (InFlightRecord record : records) {
+			if (record.nextOfKey != null) {
+				next.add(record.nextOfKey);
+			}
+			else if (record.key != null) {
+				this.tails.remove(record.key, record);
+			}
 		}
 		return next;
 	}

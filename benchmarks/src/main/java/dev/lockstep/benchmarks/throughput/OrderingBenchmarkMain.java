@@ -25,7 +25,8 @@ import dev.lockstep.test.kafka.KafkaBrokerProcess;
  * {@code bench.keys} (10000), {@code bench.slow-records} (50000; the variants that
  * process one record at a time get {@code bench.serial-records}, 2000),
  * {@code bench.fast-records} (500000), {@code bench.pc-concurrency} (256),
- * {@code bench.chart} (ordering.svg).
+ * {@code bench.workloads} (slow,fast), {@code bench.chart} (ordering.svg; drawn when both
+ * workloads run).
  */
 public final class OrderingBenchmarkMain {
 
@@ -40,6 +41,8 @@ public final class OrderingBenchmarkMain {
 	private static final long SERIAL_RECORDS = Long.getLong("bench.serial-records", 2_000);
 
 	private static final long FAST_RECORDS = Long.getLong("bench.fast-records", 500_000);
+
+	private static final List<String> WORKLOADS = List.of(System.getProperty("bench.workloads", "slow,fast").split(","));
 
 	private static final String PC_CONCURRENCY = System.getProperty("bench.pc-concurrency", "256");
 
@@ -85,34 +88,46 @@ public final class OrderingBenchmarkMain {
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start();
 				OrderWorkload workload = new OrderWorkload(broker.bootstrapServers())) {
 			OrderingBenchmarkMain harness = new OrderingBenchmarkMain(broker.bootstrapServers(), workload);
-			workload.seed("slow", 1, SLOW_RECORDS, KEYS);
-			workload.seed("slow-serial", 1, SERIAL_RECORDS, KEYS);
 			workload.seed("fast", 1, FAST_RECORDS);
 			// One run, not counted, so that no variant meets a cold broker.
 			harness.run(Variant.P, "fast", FAST_RECORDS, Map.of());
-			Map<String, Double> slowRates = harness.compare("slow", slowContenders);
-			Map<String, Double> fastRates = harness.compare("fast", fastContenders);
-			double key = slowRates.get("lockstep key, 256 in flight");
-			double bestKey = slowRates.entrySet()
-				.stream()
-				.filter((entry) -> entry.getKey().startsWith("lockstep key"))
-				.mapToDouble(Map.Entry::getValue)
-				.max()
-				.orElseThrow();
-			String pc = ", " + PC_CONCURRENCY;
-			System.out.printf("RATIOS slow key256/pc-eos=%.3f key256/pc-alo=%.3f key256/partition=%.1f "
-					+ "key256/streams=%.1f best-key/pc-eos=%.3f best-key/pc-alo=%.3f best-key/partition=%.1f%n",
-					key / slowRates.get("parallel consumer EOS" + pc), key / slowRates.get("parallel consumer ALO" + pc),
-					key / slowRates.get("lockstep partition"), key / slowRates.get("kafka streams EOS-v2"),
-					bestKey / slowRates.get("parallel consumer EOS" + pc),
-					bestKey / slowRates.get("parallel consumer ALO" + pc), bestKey / slowRates.get("lockstep partition"));
-			System.out.printf("RATIOS fast key/partition=%.3f%n",
-					fastRates.get("lockstep key, 256 in flight") / fastRates.get("lockstep partition"));
-			Path chart = Path.of(System.getProperty("bench.chart", "ordering.svg")).toAbsolutePath();
-			new OrderingChart().write(chart, "Slow processor: 5 ms per record, 1 partition, 10,000 keys", slowRates,
-					"Fast processor: order normalization, 1 partition", fastRates);
-			System.out.println("CHART " + chart);
+			Map<String, Double> slowRates = null;
+			Map<String, Double> fastRates = null;
+			if (WORKLOADS.contains("slow")) {
+				workload.seed("slow", 1, SLOW_RECORDS, KEYS);
+				workload.seed("slow-serial", 1, SERIAL_RECORDS, KEYS);
+				slowRates = harness.compare("slow", slowContenders);
+				printSlowRatios(slowRates);
+			}
+			if (WORKLOADS.contains("fast")) {
+				fastRates = harness.compare("fast", fastContenders);
+				System.out.printf("RATIOS fast key/partition=%.3f%n",
+						fastRates.get("lockstep key, 256 in flight") / fastRates.get("lockstep partition"));
+			}
+			if (slowRates != null && fastRates != null) {
+				Path chart = Path.of(System.getProperty("bench.chart", "ordering.svg")).toAbsolutePath();
+				new OrderingChart().write(chart, "Slow processor: " + DELAY_MS + " ms per record, 1 partition, " + KEYS
+						+ " keys", slowRates, "Fast processor: order normalization, 1 partition", fastRates);
+				System.out.println("CHART " + chart);
+			}
 		}
+	}
+
+	private static void printSlowRatios(Map<String, Double> slowRates) {
+		double key = slowRates.get("lockstep key, 256 in flight");
+		double bestKey = slowRates.entrySet()
+			.stream()
+			.filter((entry) -> entry.getKey().startsWith("lockstep key"))
+			.mapToDouble(Map.Entry::getValue)
+			.max()
+			.orElseThrow();
+		String pc = ", " + PC_CONCURRENCY;
+		System.out.printf("RATIOS slow key256/pc-eos=%.3f key256/pc-alo=%.3f key256/partition=%.1f "
+				+ "key256/streams=%.1f best-key/pc-eos=%.3f best-key/pc-alo=%.3f best-key/partition=%.1f%n",
+				key / slowRates.get("parallel consumer EOS" + pc), key / slowRates.get("parallel consumer ALO" + pc),
+				key / slowRates.get("lockstep partition"), key / slowRates.get("kafka streams EOS-v2"),
+				bestKey / slowRates.get("parallel consumer EOS" + pc),
+				bestKey / slowRates.get("parallel consumer ALO" + pc), bestKey / slowRates.get("lockstep partition"));
 	}
 
 	/** Every contender of a workload, alternated run by run; prints the table, returns the medians. */
