@@ -13,6 +13,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
+import org.springframework.core.log.LogAccessor;
+
 /**
  * A slot's records processed at the same time under {@link WorkerSettings.Ordering#KEY}
  * or {@link WorkerSettings.Ordering#NONE}: every polled record is queued for a pool the
@@ -23,24 +25,9 @@ import org.apache.kafka.common.TopicPartition;
  * the slot polls again only while fewer than twice {@code maxInFlight} records are
  * outstanding, so a slow record holds back a bounded number of others.
  */
-final class ConcurrentProcessing implements AutoCloseable {
+final class ConcurrentProcessing implements SlotProcessing {
 
-	/**
-	 * The work done for one record on a pool thread: decode, process, encode.
-	 */
-	@FunctionalInterface
-	interface Work {
-
-		/**
-		 * Process one record into its output.
-		 * @param raw the record as consumed
-		 * @param output collects and encodes what the processor sends
-		 * @return whether the record is a tombstone
-		 * @throws Exception as the codecs or the processor throw it
-		 */
-		boolean run(ConsumerRecord<byte[], byte[]> raw, BufferedOutput output) throws Exception;
-
-	}
+	private static final LogAccessor logger = new LogAccessor(ConcurrentProcessing.class);
 
 	// A task runs a batch of records for a fast processor (one hand-off to a thread costs
 	// more than such a record), a single record for a slow one: the batch is sized to about
@@ -59,6 +46,10 @@ final class ConcurrentProcessing implements AutoCloseable {
 
 	private final SlotThreadPool pool;
 
+	private final SlotId id;
+
+	private final WorkerListener listener;
+
 	// Slot thread only.
 	private final Map<TopicPartition, PartitionInFlight> windows = new HashMap<>();
 
@@ -74,28 +65,29 @@ final class ConcurrentProcessing implements AutoCloseable {
 	// coordination (an estimate); it starts slow, so the first records run one per task.
 	private volatile long averageNanos = 1_000_000;
 
-	ConcurrentProcessing(SlotId id, WorkerSettings settings, SlotCodecs codecs, Work work) {
+	ConcurrentProcessing(SlotId id, WorkerSettings settings, SlotCodecs codecs, Work work, WorkerListener listener) {
+		this.id = id;
+		this.listener = listener;
 		this.work = work;
 		this.codecs = codecs;
 		this.gates = (settings.ordering() == WorkerSettings.Ordering.KEY) ? new KeyGates() : null;
 		int maxInFlight = settings.maxInFlight();
 		this.outstandingLimit = 2 * maxInFlight;
 		this.pool = new SlotThreadPool(id, maxInFlight);
+		listener.concurrentSlotCreated(id.worker(), id.index(), this::inFlight);
 	}
 
 	/**
 	 * Return whether the slot may poll for more records.
 	 * @return whether fewer than twice max-in-flight records are outstanding
 	 */
-	boolean acceptsMore() {
+	@Override
+	public boolean acceptsMore() {
 		return this.outstanding < this.outstandingLimit;
 	}
 
-	/**
-	 * Queue what a poll returned for processing.
-	 * @param records the records
-	 */
-	void add(ConsumerRecords<byte[], byte[]> records) {
+	@Override
+	public void add(ConsumerRecords<byte[], byte[]> records) {
 		List<InFlightRecord> added = new ArrayList<>(records.count());
 		for (TopicPartition partition : records.partitions()) {
 			PartitionInFlight window = this.windows.computeIfAbsent(partition, PartitionInFlight::new);
@@ -146,49 +138,47 @@ final class ConcurrentProcessing implements AutoCloseable {
 	}
 
 	private void process(InFlightRecord record) {
-		record.startedNanos = System.nanoTime();
 		// A record dropped by a rewind or revoke while it waited is not processed.
-		if (!record.isStale()) {
-			BufferedOutput output = this.codecs.newOutput();
-			try {
-				record.tombstone = this.work.run(record.raw, output);
-				record.outputs = output.records();
-			}
-			catch (Exception ex) {
-				record.failure = ex;
-			}
-			catch (Throwable ex) {
-				record.failure = new IllegalStateException("Processing failed", ex);
-			}
+		if (record.isStale()) {
+			record.done = true;
+			return;
 		}
-		record.doneNanos = System.nanoTime();
-		long average = this.averageNanos;
-		this.averageNanos = average + (record.doneNanos - record.startedNanos - average) / 16;
+		long startedNanos = System.nanoTime();
+		try {
+			record.result = ProcessedRecord.run(this.work, record.raw, this.codecs);
+		}
+		catch (Throwable ex) {
+			// Thrown on, it would end the task and leave the record never done.
+			record.result = new ProcessedRecord(record.raw, false, null,
+					new IllegalStateException("Processing failed", ex));
+		}
+		long processingNanos = System.nanoTime() - startedNanos;
 		record.done = true;
+		long average = this.averageNanos;
+		this.averageNanos = average + (processingNanos - average) / 16;
+		try {
+			this.listener.recordProcessed(this.id.worker(), this.id.index(), startedNanos - record.queuedNanos,
+					processingNanos);
+		}
+		catch (RuntimeException ex) {
+			logger.debug(ex, () -> this.id + " listener failed");
+		}
 	}
 
-	/**
-	 * Take back the next record that is done and whose partition's earlier records are
-	 * all taken back.
-	 * @return the record, or {@code null} when none is ready
-	 */
-	InFlightRecord takeDone() {
+	@Override
+	public ProcessedRecord takeDone() {
 		for (PartitionInFlight window : this.windows.values()) {
 			InFlightRecord record = window.takeDone();
 			if (record != null) {
 				this.outstanding--;
-				return record;
+				return record.result;
 			}
 		}
 		return null;
 	}
 
-	/**
-	 * Wait until a record completes, at most the given time.
-	 * @param timeout the longest wait
-	 * @return how many records completed since the last call
-	 */
-	int awaitCompletion(Duration timeout) {
+	@Override
+	public int awaitCompletion(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		this.waiting = Thread.currentThread();
 		try {
@@ -208,17 +198,15 @@ final class ConcurrentProcessing implements AutoCloseable {
 	 * Drop every record not yet taken back: the slot rewound. Work still running
 	 * finishes on its thread, and its result is dropped.
 	 */
-	void discard() {
+	@Override
+	public void discard() {
 		this.windows.values().forEach(PartitionInFlight::close);
 		this.windows.clear();
 		this.outstanding = 0;
 	}
 
-	/**
-	 * Drop the records of partitions the slot no longer owns.
-	 * @param partitions the partitions
-	 */
-	void discard(Collection<TopicPartition> partitions) {
+	@Override
+	public void discard(Collection<TopicPartition> partitions) {
 		for (TopicPartition partition : partitions) {
 			PartitionInFlight window = this.windows.remove(partition);
 			if (window != null) {
@@ -228,12 +216,8 @@ final class ConcurrentProcessing implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Return whether any record is outstanding: queued, running, waiting behind its key,
-	 * or done and not yet taken back.
-	 * @return whether records are pending
-	 */
-	boolean hasPending() {
+	@Override
+	public boolean hasPending() {
 		return this.outstanding > 0;
 	}
 
@@ -243,7 +227,8 @@ final class ConcurrentProcessing implements AutoCloseable {
 	 * their partition. Readable from any thread.
 	 * @return the records in flight
 	 */
-	int inFlight() {
+	@Override
+	public int inFlight() {
 		return this.outstanding;
 	}
 

@@ -1,9 +1,6 @@
 package dev.lockstep.worker;
 
-import java.util.List;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * One record handed to a slot's pool: its partition's window, its place in its key's
@@ -24,15 +21,8 @@ final class InFlightRecord {
 	// The next record of the same key, run when this one is done (guarded by KeyGates).
 	InFlightRecord nextOfKey;
 
-	long startedNanos;
-
-	long doneNanos;
-
-	boolean tombstone;
-
-	List<ProducerRecord<byte[], byte[]>> outputs;
-
-	Exception failure;
+	// Written before done; null when the record was stale.
+	ProcessedRecord result;
 
 	volatile boolean done;
 

@@ -10,7 +10,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Hears what a worker's slots do, for metrics and logs; the slot loop does not know who
- * listens. Called on the slot's thread: implementations must be quick and must not throw.
+ * listens. Called on the slot's thread (except {@link #recordProcessed}, called on pool
+ * threads): implementations must be quick and must not throw.
  */
 public interface WorkerListener {
 
@@ -82,8 +83,9 @@ public interface WorkerListener {
 	}
 
 	/**
-	 * A record processed at the same time as others (ordering KEY or NONE) was taken back
-	 * by its slot, in order, into the open transaction.
+	 * A record processed at the same time as others (ordering KEY or NONE) is done. Called
+	 * on the pool thread that processed it, so possibly from many threads at once; a
+	 * record replayed after an abort is reported again.
 	 * @param worker the worker's name
 	 * @param slot the slot index
 	 * @param waitedNanos from its dispatch to the start of its processing: behind an

@@ -1,9 +1,7 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
@@ -12,7 +10,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.core.log.LogAccessor;
@@ -21,10 +18,11 @@ import org.springframework.core.log.LogAccessor;
  * One slot's consume-transform-produce loop on its own thread: poll; decode, process,
  * encode and send each record inside the open transaction (which may span polls),
  * committing whenever the transaction is due; act on every failure by its
- * {@link FailureCategory}. Under KEY or NONE ordering the records are processed on the
- * slot's pool ({@link ConcurrentProcessing}) and taken back in order per partition; the
- * slot thread alone sends and commits. The transaction, invalid input, rewind points and
- * clients each have a class of their own.
+ * {@link FailureCategory}. Records are processed by the {@link SlotProcessing} the
+ * worker's ordering calls for (one at a time on this thread, or at the same time on the
+ * slot's pool) and taken back in order per partition; the slot thread alone sends and
+ * commits. The transaction, invalid input, rewind points and clients each have a class
+ * of their own.
  */
 final class WorkerSlot implements Runnable {
 
@@ -58,8 +56,7 @@ final class WorkerSlot implements Runnable {
 
 	private final SlotCodecs codecs;
 
-	// Under KEY or NONE ordering: the records processed at the same time; otherwise null.
-	private final ConcurrentProcessing concurrent;
+	private final SlotProcessing processing;
 
 	private volatile boolean stopRequested;
 
@@ -91,14 +88,10 @@ final class WorkerSlot implements Runnable {
 				monitor, listener, this.claims, settings.producerMaxBlock());
 		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
 		this.codecs = new SlotCodecs(settings);
-		this.concurrent = (settings.ordering() != WorkerSettings.Ordering.PARTITION)
-				? new ConcurrentProcessing(id, settings, this.codecs, this::decodeAndProcess) : null;
+		this.processing = SlotProcessing.of(id, settings, this.codecs, this::decodeAndProcess, listener);
 		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commitBeforeRevoke, this::rewind,
-				this::discard, this.rewindPoints, monitor, () -> this.consumer);
-		if (this.concurrent != null) {
-			monitor.inFlight(this.concurrent::inFlight);
-			listener.concurrentSlotCreated(id.worker(), id.index(), this.concurrent::inFlight);
-		}
+				this.processing::discard, this.rewindPoints, monitor, () -> this.consumer);
+		monitor.inFlight(this.processing::inFlight);
 	}
 
 	void requestPause(boolean pause) {
@@ -128,12 +121,7 @@ final class WorkerSlot implements Runnable {
 			this.lastInputNanos = System.nanoTime();
 			while (!this.stopRequested && !(this.finishing && !this.transaction.isOpen())) {
 				try {
-					if (this.concurrent != null) {
-						pollConcurrently();
-					}
-					else {
-						pollOnce();
-					}
+					round();
 				}
 				catch (SlotFailure ex) {
 					throw ex;
@@ -142,8 +130,8 @@ final class WorkerSlot implements Runnable {
 					recover(ex);
 				}
 			}
-			if (this.stopRequested && this.concurrent != null) {
-				finishInFlight();
+			if (this.stopRequested) {
+				finishPending();
 			}
 			this.transaction.abort();
 		}
@@ -162,49 +150,23 @@ final class WorkerSlot implements Runnable {
 		}
 	}
 
-	private void pollOnce() throws Exception {
-		applyPause();
-		ConsumerRecords<byte[], byte[]> records = poll(this.settings.pollTimeout());
-		for (ConsumerRecord<byte[], byte[]> record : records) {
-			// Checked before every record, so a slow poll cannot keep a transaction open
-			// past its interval (and on to its timeout).
-			if (this.transaction.isDue()) {
-				commit();
-			}
-			if (!this.claims.claim()) {
-				// One-shot run complete: what is left of this poll is never committed.
-				this.finishing = true;
-				break;
-			}
-			if (!process(record)) {
-				break;
-			}
-			if (this.claims.isExhausted()) {
-				// The one-shot run's last record: commit it below, then stop.
-				this.finishing = true;
-				break;
-			}
-		}
-		commitIfDue();
-	}
-
 	/**
-	 * One round under KEY or NONE ordering: poll unless enough records are outstanding
-	 * (without waiting while records are in flight) and queue what came, wait for a
-	 * completion if nothing new came, and take back in order what is done.
+	 * One round: poll unless enough records are pending (without waiting while some are
+	 * being processed), wait for a completion if nothing new came, and take back in
+	 * order what is done; commit when due.
 	 */
-	private void pollConcurrently() throws Exception {
+	private void round() throws Exception {
 		applyPause();
 		if (!this.finishing) {
 			boolean polled = false;
-			if (this.concurrent.acceptsMore()) {
+			if (this.processing.acceptsMore()) {
 				ConsumerRecords<byte[], byte[]> records = poll(
-						this.concurrent.hasPending() ? Duration.ZERO : this.settings.pollTimeout());
-				this.concurrent.add(records);
+						this.processing.hasPending() ? Duration.ZERO : this.settings.pollTimeout());
+				this.processing.add(records);
 				polled = !records.isEmpty();
 			}
-			if (!polled && this.concurrent.hasPending()) {
-				this.concurrent.awaitCompletion(this.settings.pollTimeout());
+			if (!polled && this.processing.hasPending()) {
+				this.processing.awaitCompletion(this.settings.pollTimeout());
 			}
 			takeDone();
 		}
@@ -218,26 +180,30 @@ final class WorkerSlot implements Runnable {
 	 * a one-shot run is complete)
 	 */
 	private boolean takeDone() throws Exception {
-		InFlightRecord record;
-		while ((record = this.concurrent.takeDone()) != null) {
+		while (true) {
+			// Checked before every record, so a slow poll cannot keep a transaction open
+			// past its interval (and on to its timeout).
 			if (this.transaction.isDue()) {
 				commit();
 			}
+			ProcessedRecord record = this.processing.takeDone();
+			if (record == null) {
+				return true;
+			}
 			if (!this.claims.claim()) {
+				// One-shot run complete: what is left is never committed.
 				this.finishing = true;
 				return false;
 			}
-			this.listener.recordProcessed(this.id.worker(), this.id.index(), record.startedNanos - record.queuedNanos,
-					record.doneNanos - record.startedNanos);
-			if (!accept(record.raw, record.tombstone, record.outputs, record.failure)) {
+			if (!accept(record)) {
 				return false;
 			}
 			if (this.claims.isExhausted()) {
+				// The one-shot run's last record: commit it, then stop.
 				this.finishing = true;
 				return false;
 			}
 		}
-		return true;
 	}
 
 	/**
@@ -247,25 +213,23 @@ final class WorkerSlot implements Runnable {
 	 */
 	private void drain() throws Exception {
 		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos() / 2;
-		while (this.concurrent.hasPending() && takeDone()) {
+		while (this.processing.hasPending() && takeDone()) {
 			long left = deadline - System.nanoTime();
-			if (left <= 0 || !this.concurrent.hasPending()) {
+			if (left <= 0 || !this.processing.hasPending()) {
 				break;
 			}
-			this.concurrent.awaitCompletion(Duration.ofNanos(Math.min(left, this.settings.pollTimeout().toNanos())));
+			this.processing.awaitCompletion(Duration.ofNanos(Math.min(left, this.settings.pollTimeout().toNanos())));
 		}
 	}
 
 	private void commitBeforeRevoke() throws Exception {
-		if (this.concurrent != null) {
-			drain();
-		}
+		drain();
 		if (this.transaction.isOpen()) {
 			commit();
 		}
 	}
 
-	private void finishInFlight() {
+	private void finishPending() {
 		try {
 			commitBeforeRevoke();
 		}
@@ -331,23 +295,6 @@ final class WorkerSlot implements Runnable {
 	}
 
 	/**
-	 * Process one record in the open transaction.
-	 * @return {@code false} when the record blocked the slot (the rest of the poll is
-	 * dropped and replayed later)
-	 */
-	private boolean process(ConsumerRecord<byte[], byte[]> raw) throws Exception {
-		BufferedOutput output = this.codecs.newOutput();
-		boolean tombstone;
-		try {
-			tombstone = decodeAndProcess(raw, output);
-		}
-		catch (Exception ex) {
-			return accept(raw, false, null, ex);
-		}
-		return accept(raw, tombstone, output.records(), null);
-	}
-
-	/**
 	 * Decode a record and run the processor on it, into the output.
 	 * @return whether the record is a tombstone
 	 */
@@ -363,8 +310,9 @@ final class WorkerSlot implements Runnable {
 	 * @return {@code false} when the record blocked the slot (the slot rewound to it)
 	 * @throws Exception the failure, when it is not invalid input
 	 */
-	private boolean accept(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
-			List<ProducerRecord<byte[], byte[]>> outputs, Exception failure) throws Exception {
+	private boolean accept(ProcessedRecord record) throws Exception {
+		ConsumerRecord<byte[], byte[]> raw = record.raw();
+		Exception failure = record.failure();
 		if (failure != null) {
 			if (this.failures.categorize(failure) != FailureCategory.INVALID_INPUT) {
 				throw failure;
@@ -372,8 +320,8 @@ final class WorkerSlot implements Runnable {
 			return invalid(raw, failure);
 		}
 		OpenTransaction open = this.transaction.begin();
-		this.transaction.send(outputs);
-		open.processed(raw, tombstone);
+		this.transaction.send(record.outputs());
+		open.processed(raw, record.tombstone());
 		this.invalidInput.valid();
 		if (this.monitor.status() == WorkerStatus.BLOCKED) {
 			logger.info(() -> this.id + " unblocked at " + raw.topic() + "-" + raw.partition() + "@" + raw.offset());
@@ -458,16 +406,8 @@ final class WorkerSlot implements Runnable {
 	 * flight: their outputs were not sent, or were aborted.
 	 */
 	private void rewindToPoints() {
-		if (this.concurrent != null) {
-			this.concurrent.discard();
-		}
+		this.processing.discard();
 		this.rewindPoints.rewind(this.consumer);
-	}
-
-	private void discard(Collection<TopicPartition> partitions) {
-		if (this.concurrent != null) {
-			this.concurrent.discard(partitions);
-		}
 	}
 
 	private Map<TopicPartition, Long> lag() {
@@ -486,6 +426,9 @@ final class WorkerSlot implements Runnable {
 	}
 
 	private void close() {
+		// Nothing pending is taken back from here on: not by the revocation when the
+		// consumer closes either.
+		this.processing.close();
 		Duration timeout = this.settings.shutdownTimeout();
 		if (this.consumer != null) {
 			this.listener.consumerClosing(this.id.worker(), this.id.index(), this.consumer);
@@ -499,9 +442,6 @@ final class WorkerSlot implements Runnable {
 			}
 		}
 		this.transaction.close(timeout);
-		if (this.concurrent != null) {
-			this.concurrent.close();
-		}
 		WorkerStatus status = this.monitor.status();
 		if (status != WorkerStatus.FENCED && status != WorkerStatus.FAILED) {
 			this.monitor.status(WorkerStatus.STOPPED);

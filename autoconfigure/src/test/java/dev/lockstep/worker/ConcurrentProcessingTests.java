@@ -112,7 +112,7 @@ class ConcurrentProcessingTests {
 	}
 
 	@Test
-	void atMostMaxInFlightRecordsRunAtOnceAndPollingStopsAtTwiceThat() {
+	void atMostMaxProcessedRecordsRunAtOnceAndPollingStopsAtTwiceThat() {
 		this.processing = processing(Ordering.NONE, 2);
 		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"));
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
@@ -177,10 +177,10 @@ class ConcurrentProcessingTests {
 		this.processing = processing(Ordering.NONE, 10);
 		add(record(P0, 0, "fail"), record(P0, 1, "b"));
 		finish("in-0@1", "in-0@0");
-		InFlightRecord first = take();
-		assertThat(first.raw.offset()).isZero();
-		assertThat(first.failure).hasMessage("processing in-0@0 failed");
-		assertThat(take().failure).isNull();
+		ProcessedRecord first = take();
+		assertThat(first.raw().offset()).isZero();
+		assertThat(first.failure()).hasMessage("processing in-0@0 failed");
+		assertThat(take().failure()).isNull();
 	}
 
 	private ConcurrentProcessing processing(Ordering ordering, int maxInFlight) {
@@ -195,7 +195,7 @@ class ConcurrentProcessingTests {
 				throw new IllegalStateException("processing " + name + " failed");
 			}
 			return false;
-		});
+		}, WorkerListener.NONE);
 	}
 
 	private CountDownLatch gate(String name) {
@@ -214,15 +214,15 @@ class ConcurrentProcessingTests {
 
 	private List<Long> takeAll() {
 		List<Long> offsets = new ArrayList<>();
-		InFlightRecord record;
+		ProcessedRecord record;
 		while ((record = this.processing.takeDone()) != null) {
-			offsets.add(record.raw.offset());
+			offsets.add(record.raw().offset());
 		}
 		return offsets;
 	}
 
-	private InFlightRecord take() {
-		InFlightRecord record = this.processing.takeDone();
+	private ProcessedRecord take() {
+		ProcessedRecord record = this.processing.takeDone();
 		assertThat(record).isNotNull();
 		return record;
 	}

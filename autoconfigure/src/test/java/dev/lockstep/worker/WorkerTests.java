@@ -170,9 +170,10 @@ class WorkerTests {
 		kafka.produce(paidOrders(20));
 		AtomicInteger calls = new AtomicInteger();
 		RecordProcessor<String, Order> flaky = RecordProcessor.of((Order order) -> {
-			// Fails on the 15th call and the 16th: mid-transaction, after sends were made.
+			// Fails on the 15th call and, replaying, the 20th: each mid-transaction, after
+			// sends were made (a transaction begins with its first record's output).
 			int call = calls.incrementAndGet();
-			if (call == 15 || call == 16) {
+			if (call == 15 || call == 20) {
 				throw new IllegalStateException("transient failure " + call);
 			}
 			return normalize(order);

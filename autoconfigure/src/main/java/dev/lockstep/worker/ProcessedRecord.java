@@ -1,0 +1,31 @@
+package dev.lockstep.worker;
+
+import java.util.List;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * A consumed record after its processing: its encoded outputs, or the failure that
+ * stopped it.
+ *
+ * @param raw the record as consumed
+ * @param tombstone whether its value was a tombstone
+ * @param outputs its encoded outputs, or {@code null} when it failed
+ * @param failure what its decoding, processing or encoding threw, or {@code null}
+ */
+record ProcessedRecord(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
+		List<ProducerRecord<byte[], byte[]>> outputs, Exception failure) {
+
+	static ProcessedRecord run(SlotProcessing.Work work, ConsumerRecord<byte[], byte[]> raw, SlotCodecs codecs) {
+		BufferedOutput output = codecs.newOutput();
+		try {
+			boolean tombstone = work.run(raw, output);
+			return new ProcessedRecord(raw, tombstone, output.records(), null);
+		}
+		catch (Exception ex) {
+			return new ProcessedRecord(raw, false, null, ex);
+		}
+	}
+
+}

@@ -1,0 +1,108 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.util.Collection;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The records a slot has polled and not yet taken back into its transaction, processed
+ * as the worker's {@link WorkerSettings.Ordering} allows and taken back per partition in
+ * offset order: one at a time on the slot thread ({@link SerialProcessing}), or at the
+ * same time on a pool the slot owns ({@link ConcurrentProcessing}). Called by the slot
+ * thread only.
+ */
+interface SlotProcessing extends AutoCloseable {
+
+	/**
+	 * The work done for one record: decode, process, encode.
+	 */
+	@FunctionalInterface
+	interface Work {
+
+		/**
+		 * Process one record into its output.
+		 * @param raw the record as consumed
+		 * @param output collects and encodes what the processor sends
+		 * @return whether the record is a tombstone
+		 * @throws Exception as the codecs or the processor throw it
+		 */
+		boolean run(ConsumerRecord<byte[], byte[]> raw, BufferedOutput output) throws Exception;
+
+	}
+
+	/**
+	 * Return the processing for a worker's ordering.
+	 * @param id the slot
+	 * @param settings the worker's settings
+	 * @param codecs the slot's codecs
+	 * @param work the work done for each record
+	 * @param listener told of every record processed at the same time as others
+	 * @return serial processing under PARTITION ordering, concurrent processing otherwise
+	 */
+	static SlotProcessing of(SlotId id, WorkerSettings settings, SlotCodecs codecs, Work work,
+			WorkerListener listener) {
+		return (settings.ordering() == WorkerSettings.Ordering.PARTITION) ? new SerialProcessing(codecs, work)
+				: new ConcurrentProcessing(id, settings, codecs, work, listener);
+	}
+
+	/**
+	 * Return whether the slot may poll for more records.
+	 * @return whether more records are welcome
+	 */
+	boolean acceptsMore();
+
+	/**
+	 * Take what a poll returned for processing.
+	 * @param records the records
+	 */
+	void add(ConsumerRecords<byte[], byte[]> records);
+
+	/**
+	 * Return whether any record is pending: to be processed, processing, or done and not
+	 * yet taken back.
+	 * @return whether records are pending
+	 */
+	boolean hasPending();
+
+	/**
+	 * Wait until a record completes, at most the given time.
+	 * @param timeout the longest wait
+	 * @return how many records completed since the last call
+	 */
+	int awaitCompletion(Duration timeout);
+
+	/**
+	 * Take back the next record that is done and whose partition's earlier records are all
+	 * taken back.
+	 * @return the record, or {@code null} when none is ready
+	 */
+	ProcessedRecord takeDone();
+
+	/**
+	 * Drop every record not yet taken back: the slot rewound.
+	 */
+	void discard();
+
+	/**
+	 * Drop the records of partitions the slot no longer owns.
+	 * @param partitions the partitions
+	 */
+	void discard(Collection<TopicPartition> partitions);
+
+	/**
+	 * Return the records polled and not yet taken back that are processed at the same
+	 * time as others; readable from any thread.
+	 * @return the records in flight, always 0 under PARTITION ordering
+	 */
+	int inFlight();
+
+	/**
+	 * Release what the processing holds; pending records are dropped.
+	 */
+	@Override
+	void close();
+
+}
