@@ -66,6 +66,9 @@ final class OrderPipeline {
 	// Whether output values are framed (Confluent wire format) rather than raw Avro.
 	private final boolean framedOutput;
 
+	// Orders keyed by one of this many customers, or by their own id when 0.
+	private int customers;
+
 	OrderPipeline(String bootstrapServers, int records) {
 		this(bootstrapServers, records, -1);
 	}
@@ -80,6 +83,16 @@ final class OrderPipeline {
 		this.records = records;
 		this.inputSchemaId = inputSchemaId;
 		this.framedOutput = framedOutput;
+	}
+
+	/**
+	 * Key the orders by customer, so that each key has several orders, instead of by id.
+	 * @param customers how many customers; order {@code i} is customer {@code i % customers}'s
+	 * @return this pipeline
+	 */
+	OrderPipeline keyedByCustomer(int customers) {
+		this.customers = customers;
+		return this;
 	}
 
 	/**
@@ -161,7 +174,12 @@ final class OrderPipeline {
 		RecordHeaders headers = new RecordHeaders();
 		headers.add("seq", Long.toString(id).getBytes(StandardCharsets.UTF_8));
 		byte[] value = malformed ? MALFORMED : Orders.isTombstone(id) ? null : frame(Orders.encode(id));
-		return new ProducerRecord<>(INPUT, null, Orders.key(id), value, headers);
+		return new ProducerRecord<>(INPUT, null, key(id), value, headers);
+	}
+
+	private byte[] key(long id) {
+		return (this.customers > 0) ? ("customer-" + (id % this.customers)).getBytes(StandardCharsets.UTF_8)
+				: Orders.key(id);
 	}
 
 	/** Output log end offsets, summed: records plus markers, committed or not; a kill trigger only. */
@@ -267,11 +285,14 @@ final class OrderPipeline {
 		Map<Long, Integer> seen = new HashMap<>();
 		Result result = new Result();
 		Map<Integer, Long> lastIdByPartition = new HashMap<>();
+		Map<String, Long> lastIdByKey = new HashMap<>();
 		for (ConsumerRecord<byte[], byte[]> record : readCommitted(OUTPUT)) {
-			long id = Long.parseLong(new String(record.key(), StandardCharsets.UTF_8).substring("order-".length()));
 			Header seq = record.headers().lastHeader("seq");
-			assertThat(seq).as("seq header of order %d", id).isNotNull();
-			assertThat(new String(seq.value(), StandardCharsets.UTF_8)).isEqualTo(Long.toString(id));
+			assertThat(seq).as("seq header at %s-%d@%d", record.topic(), record.partition(), record.offset())
+				.isNotNull();
+			long id = Long.parseLong(new String(seq.value(), StandardCharsets.UTF_8));
+			String key = new String(record.key(), StandardCharsets.UTF_8);
+			assertThat(key).as("key of order %d", id).isEqualTo(new String(key(id), StandardCharsets.UTF_8));
 			if (Orders.isTombstone(id)) {
 				assertThat(record.value()).as("tombstone %d", id).isNull();
 			}
@@ -284,6 +305,8 @@ final class OrderPipeline {
 			Long previous = lastIdByPartition.put(record.partition(), id);
 			assertThat(previous == null || previous < id).as("order of partition %d at %d", record.partition(), id)
 				.isTrue();
+			Long previousOfKey = lastIdByKey.put(key, id);
+			assertThat(previousOfKey == null || previousOfKey < id).as("order of key %s at %d", key, id).isTrue();
 			assertThat(excluded).as("excluded order %d in the output", id).doesNotContain(id);
 			seen.merge(id, 1, Integer::sum);
 			result.out++;

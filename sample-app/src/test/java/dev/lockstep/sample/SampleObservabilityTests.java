@@ -187,7 +187,7 @@ class SampleObservabilityTests {
 		Worker zombie = new Worker(new WorkerSettings(settings.name(), settings.sourceTopics(), settings.destination(),
 				"zombies", settings.transactionalId(), settings.consumerProperties(), settings.producerProperties(),
 				settings.codecs(), 1, settings.pollTimeout(), settings.transaction(), settings.invalidInput(),
-				settings.recovery(), settings.bounds(), settings.shutdownTimeout()), RecordProcessor.of(new OrderNormalizer()));
+				settings.recovery(), settings.bounds(), settings.shutdownTimeout()), RecordProcessor.of(new OrderNormalizer(Duration.ZERO)));
 		zombie.start();
 		try {
 			// Once the zombie's producer holds the transactional id, the next commit of the
