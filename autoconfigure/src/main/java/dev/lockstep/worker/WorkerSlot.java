@@ -1,7 +1,6 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
@@ -54,6 +53,8 @@ final class WorkerSlot implements Runnable {
 
 	private final SlotRebalanceListener rebalance;
 
+	private final SlotPoller poller;
+
 	private final SlotCodecs codecs;
 
 	private final SlotProcessing processing;
@@ -68,8 +69,6 @@ final class WorkerSlot implements Runnable {
 	private boolean paused;
 
 	private Consumer<byte[], byte[]> consumer;
-
-	private long lastInputNanos;
 
 	@SuppressWarnings("unchecked")
 	WorkerSlot(SlotId id, WorkerSettings settings, SlotClients clients, RecordProcessor<?, ?> processor,
@@ -91,6 +90,8 @@ final class WorkerSlot implements Runnable {
 		this.processing = SlotProcessing.of(id, settings, this.codecs, this::decodeAndProcess, listener);
 		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commitBeforeRevoke, this::rewind,
 				this.processing::discard, this.rewindPoints, monitor, () -> this.consumer);
+		this.poller = new SlotPoller(id, settings.bounds().idleTimeout(), this.rebalance, this.rewindPoints, monitor,
+				listener);
 		monitor.inFlight(this.processing::inFlight);
 	}
 
@@ -117,8 +118,8 @@ final class WorkerSlot implements Runnable {
 			this.consumer = this.clients.newConsumer();
 			this.listener.consumerCreated(this.id.worker(), this.id.index(), this.consumer);
 			this.consumer.subscribe(this.settings.sourceTopics(), this.rebalance);
+			this.poller.start(this.consumer);
 			this.monitor.status(WorkerStatus.RUNNING);
-			this.lastInputNanos = System.nanoTime();
 			while (!this.stopRequested && !(this.finishing && !this.transaction.isOpen())) {
 				try {
 					round();
@@ -160,8 +161,9 @@ final class WorkerSlot implements Runnable {
 		if (!this.finishing) {
 			boolean polled = false;
 			if (this.processing.acceptsMore()) {
-				ConsumerRecords<byte[], byte[]> records = poll(
-						this.processing.hasPending() ? Duration.ZERO : this.settings.pollTimeout());
+				ConsumerRecords<byte[], byte[]> records = this.poller.poll(
+						this.processing.hasPending() ? Duration.ZERO : this.settings.pollTimeout(),
+						this.transaction.isOpen());
 				this.processing.add(records);
 				polled = !records.isEmpty();
 			}
@@ -247,31 +249,6 @@ final class WorkerSlot implements Runnable {
 				&& (this.stopRequested || this.finishing || this.transaction.isDue())) {
 			commit();
 		}
-	}
-
-	private ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-		ConsumerRecords<byte[], byte[]> records;
-		try {
-			records = this.consumer.poll(timeout);
-		}
-		finally {
-			this.rebalance.throwFailure();
-		}
-		this.rewindPoints.polled(records);
-		if (records.isEmpty()) {
-			checkIdle();
-			if (!this.transaction.isOpen()) {
-				this.monitor.quiet();
-			}
-		}
-		else {
-			this.lastInputNanos = System.nanoTime();
-		}
-		// Lag is read on every poll: an empty poll is what moves past a final commit marker.
-		Map<TopicPartition, Long> lag = lag();
-		this.monitor.lag(lag);
-		this.listener.polled(this.id.worker(), this.id.index(), records.count(), lag);
-		return records;
 	}
 
 	private void applyPause() throws Exception {
@@ -408,21 +385,6 @@ final class WorkerSlot implements Runnable {
 	private void rewindToPoints() {
 		this.processing.discard();
 		this.rewindPoints.rewind(this.consumer);
-	}
-
-	private Map<TopicPartition, Long> lag() {
-		Map<TopicPartition, Long> lag = new HashMap<>();
-		for (TopicPartition partition : this.consumer.assignment()) {
-			this.consumer.currentLag(partition).ifPresent((behind) -> lag.put(partition, behind));
-		}
-		return lag;
-	}
-
-	private void checkIdle() {
-		Duration idle = this.settings.bounds().idleTimeout();
-		if (idle != null && System.nanoTime() - this.lastInputNanos > idle.toNanos()) {
-			throw new SlotFailure(WorkerStatus.FAILED, "no input for " + idle + " (input deadline exceeded)");
-		}
 	}
 
 	private void close() {

@@ -1,0 +1,101 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A slot's polls and what each one tells: the rewind point of every partition it read,
+ * the input deadline of a one-shot run, a quiet slot, and the lag of every assigned
+ * partition (read on every poll: an empty poll is what moves past a final commit
+ * marker).
+ */
+final class SlotPoller {
+
+	private final SlotId id;
+
+	private final Duration idleTimeout;
+
+	private final SlotRebalanceListener rebalance;
+
+	private final RewindPoints rewindPoints;
+
+	private final SlotMonitor monitor;
+
+	private final WorkerListener listener;
+
+	private Consumer<byte[], byte[]> consumer;
+
+	private long lastInputNanos;
+
+	SlotPoller(SlotId id, Duration idleTimeout, SlotRebalanceListener rebalance, RewindPoints rewindPoints,
+			SlotMonitor monitor, WorkerListener listener) {
+		this.id = id;
+		this.idleTimeout = idleTimeout;
+		this.rebalance = rebalance;
+		this.rewindPoints = rewindPoints;
+		this.monitor = monitor;
+		this.listener = listener;
+	}
+
+	/**
+	 * Start polling with the slot's consumer, subscribed: the input deadline counts from now.
+	 * @param consumer the consumer
+	 */
+	void start(Consumer<byte[], byte[]> consumer) {
+		this.consumer = consumer;
+		this.lastInputNanos = System.nanoTime();
+	}
+
+	/**
+	 * Poll once.
+	 * @param timeout the longest wait for records
+	 * @param transactionOpen whether the slot holds an open transaction (an empty poll
+	 * without one is a quiet moment)
+	 * @return the records
+	 * @throws SlotFailure when the last rebalance ended the slot, or a one-shot run's
+	 * input deadline passed
+	 */
+	ConsumerRecords<byte[], byte[]> poll(Duration timeout, boolean transactionOpen) {
+		ConsumerRecords<byte[], byte[]> records;
+		try {
+			records = this.consumer.poll(timeout);
+		}
+		finally {
+			this.rebalance.throwFailure();
+		}
+		this.rewindPoints.polled(records);
+		if (records.isEmpty()) {
+			checkIdle();
+			if (!transactionOpen) {
+				this.monitor.quiet();
+			}
+		}
+		else {
+			this.lastInputNanos = System.nanoTime();
+		}
+		Map<TopicPartition, Long> lag = lag();
+		this.monitor.lag(lag);
+		this.listener.polled(this.id.worker(), this.id.index(), records.count(), lag);
+		return records;
+	}
+
+	private Map<TopicPartition, Long> lag() {
+		Map<TopicPartition, Long> lag = new HashMap<>();
+		for (TopicPartition partition : this.consumer.assignment()) {
+			this.consumer.currentLag(partition).ifPresent((behind) -> lag.put(partition, behind));
+		}
+		return lag;
+	}
+
+	private void checkIdle() {
+		if (this.idleTimeout != null && System.nanoTime() - this.lastInputNanos > this.idleTimeout.toNanos()) {
+			throw new SlotFailure(WorkerStatus.FAILED, "no input for " + this.idleTimeout + " (input deadline exceeded)");
+		}
+	}
+
+}
