@@ -334,7 +334,7 @@ public class LockstepProperties {
 		private String transactionalId;
 
 		/**
-		 * Name of the processor bean (a ValueTransformer or RecordProcessor); defaults to the
+		 * Name of the processor bean (a ValueTransformer, RecordProcessor or their Async forms); defaults to the
 		 * worker's name.
 		 */
 		private String processor;

@@ -12,6 +12,8 @@ import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.worker.AsyncRecordProcessor;
+import dev.lockstep.worker.AsyncValueTransformer;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.ValueTransformer;
@@ -78,8 +80,7 @@ class WorkerFactory {
 		WorkerDeclarations.check(this.properties, this.validator);
 		Map<String, Worker> workers = new LinkedHashMap<>();
 		this.properties.getWorkers()
-			.forEach((name, worker) -> workers.put(name,
-					new Worker(settings(name, worker), processor(name, worker), this.recoveryPolicy, this.listener)));
+			.forEach((name, worker) -> workers.put(name, worker(name, worker)));
 		return workers;
 	}
 
@@ -152,7 +153,17 @@ class WorkerFactory {
 				+ registry.getTimeout().toMillis() + " ms, plus back-offs";
 	}
 
-	private RecordProcessor<?, ?> processor(String name, LockstepProperties.Worker worker) {
+	private Worker worker(String name, LockstepProperties.Worker worker) {
+		WorkerSettings settings = settings(name, worker);
+		Object processor = processor(name, worker);
+		if (processor instanceof AsyncRecordProcessor<?, ?> async) {
+			return new Worker(settings, async, this.recoveryPolicy, this.listener);
+		}
+		return new Worker(settings, (RecordProcessor<?, ?>) processor, this.recoveryPolicy, this.listener);
+	}
+
+	/** The worker's processor bean, a transformer adapted: a RecordProcessor or an AsyncRecordProcessor. */
+	private Object processor(String name, LockstepProperties.Worker worker) {
 		String beanName = (worker.getProcessor() != null) ? worker.getProcessor() : name;
 		String property = "lockstep.workers." + name + ".processor";
 		Object bean;
@@ -161,19 +172,23 @@ class WorkerFactory {
 		}
 		catch (NoSuchBeanDefinitionException ex) {
 			throw new LockstepConfigurationException(property, null, "no bean named '" + beanName + "'",
-					"Define a ValueTransformer or RecordProcessor bean named '" + beanName + "', or set " + property
-							+ ".");
+					"Define a ValueTransformer or RecordProcessor bean (or their Async forms) named '" + beanName
+							+ "', or set " + property + ".");
 		}
-		if (bean instanceof RecordProcessor<?, ?> processor) {
-			return processor;
+		if (bean instanceof RecordProcessor<?, ?> || bean instanceof AsyncRecordProcessor<?, ?>) {
+			return bean;
 		}
 		if (bean instanceof ValueTransformer<?, ?> transformer) {
 			return RecordProcessor.of(transformer);
 		}
+		if (bean instanceof AsyncValueTransformer<?, ?> transformer) {
+			return AsyncRecordProcessor.of(transformer);
+		}
 		throw new LockstepConfigurationException(property, null,
 				"bean '" + beanName + "' is a " + bean.getClass().getName()
-						+ ", not a ValueTransformer or RecordProcessor",
-				"Implement dev.lockstep.worker.ValueTransformer or dev.lockstep.worker.RecordProcessor.");
+						+ ", not a ValueTransformer, RecordProcessor, AsyncValueTransformer or AsyncRecordProcessor",
+				"Implement one of dev.lockstep.worker.ValueTransformer, RecordProcessor, AsyncValueTransformer or "
+						+ "AsyncRecordProcessor.");
 	}
 
 	private static Map<String, Object> withoutSerdes(Map<String, Object> properties) {

@@ -13,42 +13,23 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
-import org.springframework.core.log.LogAccessor;
-
 /**
  * A slot's records processed at the same time under {@link WorkerSettings.Ordering#KEY}
- * or {@link WorkerSettings.Ordering#NONE}: every polled record is queued for a pool the
- * slot owns, whose {@code maxInFlight} threads process that many records at once (one
+ * or {@link WorkerSettings.Ordering#NONE}: every polled record is handed to the slot's
+ * {@link RecordDispatch}, which runs up to {@code maxInFlight} of them at once (one
  * record per key at a time under KEY); the slot thread takes them back per partition in
  * offset order, each once it and every earlier record of its partition are done, and
- * alone sends outputs and commits. The pool goes on processing while the slot commits;
- * the slot polls again only while fewer than twice {@code maxInFlight} records are
- * outstanding, so a slow record holds back a bounded number of others.
+ * alone sends outputs and commits. Processing goes on while the slot commits; the slot
+ * polls again only while fewer than twice {@code maxInFlight} records are outstanding,
+ * so a slow record holds back a bounded number of others.
  */
 final class ConcurrentProcessing implements SlotProcessing {
 
-	private static final LogAccessor logger = new LogAccessor(ConcurrentProcessing.class);
-
-	// A task runs a batch of records for a fast processor (one hand-off to a thread costs
-	// more than such a record), a single record for a slow one: the batch is sized to about
-	// this much work by the recent processing time.
-	private static final long BATCH_NANOS = 200_000;
-
-	private static final int MAX_BATCH = 64;
-
-	private final Work work;
-
-	private final SlotCodecs codecs;
-
 	private final KeyGates gates;
 
+	private final RecordDispatch dispatch;
+
 	private final int outstandingLimit;
-
-	private final SlotThreadPool pool;
-
-	private final SlotId id;
-
-	private final WorkerListener listener;
 
 	// Slot thread only.
 	private final Map<TopicPartition, PartitionInFlight> windows = new HashMap<>();
@@ -61,19 +42,12 @@ final class ConcurrentProcessing implements SlotProcessing {
 
 	private volatile Thread waiting;
 
-	// A moving average of recent processing times, written by pool threads without
-	// coordination (an estimate); it starts slow, so the first records run one per task.
-	private volatile long averageNanos = 1_000_000;
-
-	ConcurrentProcessing(SlotId id, WorkerSettings settings, SlotCodecs codecs, Work work, WorkerListener listener) {
-		this.id = id;
-		this.listener = listener;
-		this.work = work;
-		this.codecs = codecs;
+	ConcurrentProcessing(SlotId id, WorkerSettings settings, SlotWork work, WorkerListener listener) {
 		this.gates = (settings.ordering() == WorkerSettings.Ordering.KEY) ? new KeyGates() : null;
 		int maxInFlight = settings.maxInFlight();
 		this.outstandingLimit = 2 * maxInFlight;
-		this.pool = new SlotThreadPool(id, maxInFlight);
+		this.dispatch = work.isAsync() ? new AsyncDispatch(id, work, this.gates, maxInFlight, listener, this::signal)
+				: new BlockingDispatch(id, work, this.gates, maxInFlight, listener, this::signal);
 		listener.concurrentSlotCreated(id.worker(), id.index(), this::inFlight);
 	}
 
@@ -99,34 +73,7 @@ final class ConcurrentProcessing implements SlotProcessing {
 			}
 		}
 		this.outstanding += records.count();
-		execute((this.gates != null) ? this.gates.admit(added) : added);
-	}
-
-	/** Start records in batches sized by the recent processing time. */
-	private void execute(List<InFlightRecord> records) {
-		int batchSize = (int) Math.max(1, Math.min(MAX_BATCH, BATCH_NANOS / Math.max(1, this.averageNanos)));
-		for (int from = 0; from < records.size(); from += batchSize) {
-			InFlightRecord[] batch = records.subList(from, Math.min(records.size(), from + batchSize))
-				.toArray(InFlightRecord[]::new);
-			this.pool.execute(() -> run(batch));
-		}
-	}
-
-	private void run(InFlightRecord[] batch) {
-		while (batch.length > 0) {
-			for (InFlightRecord record : batch) {
-				process(record);
-				if (batch.length == 1) {
-					signal();
-				}
-			}
-			if (batch.length > 1) {
-				// A fast batch wakes the slot once, not for every record.
-				signal();
-			}
-			// The next records of their keys run on this thread: no hand-off.
-			batch = (this.gates != null) ? this.gates.done(batch).toArray(InFlightRecord[]::new) : new InFlightRecord[0];
-		}
+		this.dispatch.start((this.gates != null) ? this.gates.admit(added) : added);
 	}
 
 	private void signal() {
@@ -134,34 +81,6 @@ final class ConcurrentProcessing implements SlotProcessing {
 		Thread slot = this.waiting;
 		if (slot != null) {
 			LockSupport.unpark(slot);
-		}
-	}
-
-	private void process(InFlightRecord record) {
-		// A record dropped by a rewind or revoke while it waited is not processed.
-		if (record.isStale()) {
-			record.done = true;
-			return;
-		}
-		long startedNanos = System.nanoTime();
-		try {
-			record.result = ProcessedRecord.run(this.work, record.raw, this.codecs);
-		}
-		catch (Throwable ex) {
-			// Thrown on, it would end the task and leave the record never done.
-			record.result = new ProcessedRecord(record.raw, false, null,
-					new IllegalStateException("Processing failed", ex));
-		}
-		long processingNanos = System.nanoTime() - startedNanos;
-		record.done = true;
-		long average = this.averageNanos;
-		this.averageNanos = average + (processingNanos - average) / 16;
-		try {
-			this.listener.recordProcessed(this.id.worker(), this.id.index(), startedNanos - record.queuedNanos,
-					processingNanos);
-		}
-		catch (RuntimeException ex) {
-			logger.debug(ex, () -> this.id + " listener failed");
 		}
 	}
 
@@ -238,7 +157,7 @@ final class ConcurrentProcessing implements SlotProcessing {
 	@Override
 	public void close() {
 		discard();
-		this.pool.shutdown();
+		this.dispatch.close();
 	}
 
 }

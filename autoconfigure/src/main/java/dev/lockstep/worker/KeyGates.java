@@ -58,6 +58,18 @@ final class KeyGates {
 	}
 
 	/**
+	 * A record is done: return the next record of its key, which may start now.
+	 * @param record the record that is done
+	 * @return the record to start, or {@code null}
+	 */
+	synchronized InFlightRecord done(InFlightRecord record) {
+		if (record.nextOfKey == null && record.key != null) {
+			this.tails.remove(record.key, record);
+		}
+		return record.nextOfKey;
+	}
+
+	/**
 	 * Records are done: return the next record of each of their keys, which may start now.
 	 * @param records the records that are done
 	 * @return the records to start, in order

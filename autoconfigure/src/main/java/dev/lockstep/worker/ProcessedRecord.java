@@ -16,16 +16,4 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 record ProcessedRecord(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
 		List<ProducerRecord<byte[], byte[]>> outputs, Exception failure) {
-
-	static ProcessedRecord run(SlotProcessing.Work work, ConsumerRecord<byte[], byte[]> raw, SlotCodecs codecs) {
-		BufferedOutput output = codecs.newOutput();
-		try {
-			boolean tombstone = work.run(raw, output);
-			return new ProcessedRecord(raw, tombstone, output.records(), null);
-		}
-		catch (Exception ex) {
-			return new ProcessedRecord(raw, false, null, ex);
-		}
-	}
-
 }

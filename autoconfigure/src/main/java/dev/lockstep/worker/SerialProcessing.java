@@ -18,14 +18,11 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class SerialProcessing implements SlotProcessing {
 
-	private final SlotCodecs codecs;
-
-	private final Work work;
+	private final SlotWork work;
 
 	private Iterator<ConsumerRecord<byte[], byte[]>> pending = Collections.emptyIterator();
 
-	SerialProcessing(SlotCodecs codecs, Work work) {
-		this.codecs = codecs;
+	SerialProcessing(SlotWork work) {
 		this.work = work;
 	}
 
@@ -52,7 +49,7 @@ final class SerialProcessing implements SlotProcessing {
 
 	@Override
 	public ProcessedRecord takeDone() {
-		return this.pending.hasNext() ? ProcessedRecord.run(this.work, this.pending.next(), this.codecs) : null;
+		return this.pending.hasNext() ? this.work.run(this.pending.next()) : null;
 	}
 
 	@Override

@@ -3,7 +3,6 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.Collection;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
@@ -17,35 +16,16 @@ import org.apache.kafka.common.TopicPartition;
 interface SlotProcessing extends AutoCloseable {
 
 	/**
-	 * The work done for one record: decode, process, encode.
-	 */
-	@FunctionalInterface
-	interface Work {
-
-		/**
-		 * Process one record into its output.
-		 * @param raw the record as consumed
-		 * @param output collects and encodes what the processor sends
-		 * @return whether the record is a tombstone
-		 * @throws Exception as the codecs or the processor throw it
-		 */
-		boolean run(ConsumerRecord<byte[], byte[]> raw, BufferedOutput output) throws Exception;
-
-	}
-
-	/**
 	 * Return the processing for a worker's ordering.
 	 * @param id the slot
 	 * @param settings the worker's settings
-	 * @param codecs the slot's codecs
-	 * @param work the work done for each record
+	 * @param work the user's processor, as the slot runs it on one record
 	 * @param listener told of every record processed at the same time as others
 	 * @return serial processing under PARTITION ordering, concurrent processing otherwise
 	 */
-	static SlotProcessing of(SlotId id, WorkerSettings settings, SlotCodecs codecs, Work work,
-			WorkerListener listener) {
-		return (settings.ordering() == WorkerSettings.Ordering.PARTITION) ? new SerialProcessing(codecs, work)
-				: new ConcurrentProcessing(id, settings, codecs, work, listener);
+	static SlotProcessing of(SlotId id, WorkerSettings settings, SlotWork work, WorkerListener listener) {
+		return (settings.ordering() == WorkerSettings.Ordering.PARTITION) ? new SerialProcessing(work)
+				: new ConcurrentProcessing(id, settings, work, listener);
 	}
 
 	/**

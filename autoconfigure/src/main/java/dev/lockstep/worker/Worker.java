@@ -61,7 +61,25 @@ public final class Worker {
 		this(settings, processor, recoveryPolicy, listener, (slot) -> new KafkaSlotClients(settings, slot));
 	}
 
+	/**
+	 * Create a worker whose business logic is asynchronous.
+	 * @param settings the settings
+	 * @param processor the business logic
+	 * @param recoveryPolicy how failures are recovered from
+	 * @param listener hears what the slots do (metrics, logs)
+	 */
+	public Worker(WorkerSettings settings, AsyncRecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
+			WorkerListener listener) {
+		this(settings, (codecs) -> SlotWork.of(codecs, processor), recoveryPolicy, listener,
+				(slot) -> new KafkaSlotClients(settings, slot));
+	}
+
 	Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
+			WorkerListener listener, Function<SlotId, SlotClients> clients) {
+		this(settings, (codecs) -> SlotWork.of(codecs, processor), recoveryPolicy, listener, clients);
+	}
+
+	Worker(WorkerSettings settings, Function<SlotCodecs, SlotWork> work, RecoveryPolicy recoveryPolicy,
 			WorkerListener listener, Function<SlotId, SlotClients> clients) {
 		this.settings = settings;
 		long stopAfter = settings.bounds().stopAfterRecords();
@@ -72,8 +90,8 @@ public final class Worker {
 			SlotMonitor monitor = new SlotMonitor(slot, id.transactionalId(), Clock.systemUTC(),
 					settings.recovery().stallAfter());
 			this.monitors.add(monitor);
-			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), processor, classifier, recoveryPolicy,
-					monitor, budget, listener));
+			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), work.apply(new SlotCodecs(settings)),
+					classifier, recoveryPolicy, monitor, budget, listener));
 		}
 		listener.workerCreated(settings.name());
 	}

@@ -31,8 +31,6 @@ final class WorkerSlot implements Runnable {
 
 	private final WorkerSettings settings;
 
-	private final RecordProcessor<Object, Object> processor;
-
 	private final SlotFailures failures;
 
 	private final SlotMonitor monitor;
@@ -55,8 +53,6 @@ final class WorkerSlot implements Runnable {
 
 	private final SlotPoller poller;
 
-	private final SlotCodecs codecs;
-
 	private final SlotProcessing processing;
 
 	private volatile boolean stopRequested;
@@ -70,14 +66,12 @@ final class WorkerSlot implements Runnable {
 
 	private Consumer<byte[], byte[]> consumer;
 
-	@SuppressWarnings("unchecked")
-	WorkerSlot(SlotId id, WorkerSettings settings, SlotClients clients, RecordProcessor<?, ?> processor,
+	WorkerSlot(SlotId id, WorkerSettings settings, SlotClients clients, SlotWork work,
 			FailureClassifier classifier, RecoveryPolicy recoveryPolicy, SlotMonitor monitor, RecordBudget budget,
 			WorkerListener listener) {
 		this.id = id;
 		this.settings = settings;
 		this.clients = clients;
-		this.processor = (RecordProcessor<Object, Object>) processor;
 		this.failures = new SlotFailures(classifier, recoveryPolicy);
 		this.monitor = monitor;
 		this.claims = new BudgetClaims(budget);
@@ -86,8 +80,7 @@ final class WorkerSlot implements Runnable {
 		this.transaction = new SlotTransaction(id, clients, settings.transaction(), this.failures, this.backOff,
 				monitor, listener, this.claims, settings.producerMaxBlock());
 		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
-		this.codecs = new SlotCodecs(settings);
-		this.processing = SlotProcessing.of(id, settings, this.codecs, this::decodeAndProcess, listener);
+		this.processing = SlotProcessing.of(id, settings, work, listener);
 		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commitBeforeRevoke, this::rewind,
 				this.processing::discard, this.rewindPoints, monitor, () -> this.consumer);
 		this.poller = new SlotPoller(id, settings.bounds().idleTimeout(), this.rebalance, this.rewindPoints, monitor,
@@ -269,16 +262,6 @@ final class WorkerSlot implements Runnable {
 			this.monitor.status(WorkerStatus.RUNNING);
 			logger.info(() -> this.id + " resumed");
 		}
-	}
-
-	/**
-	 * Decode a record and run the processor on it, into the output.
-	 * @return whether the record is a tombstone
-	 */
-	private boolean decodeAndProcess(ConsumerRecord<byte[], byte[]> raw, BufferedOutput output) throws Exception {
-		ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
-		this.processor.process(decoded, output);
-		return decoded.value() == null;
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
@@ -14,6 +15,8 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.kafka.RawAvroDeserializer;
 import dev.lockstep.registry.kafka.RawAvroSerializer;
+import dev.lockstep.worker.AsyncRecordProcessor;
+import dev.lockstep.worker.AsyncValueTransformer;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.Worker;
@@ -300,6 +303,18 @@ class LockstepAutoConfigurationTests {
 	}
 
 	@Test
+	void asynchronousProcessorBeansRunAsWorkers() {
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.ordering=key",
+					"lockstep.workers.normalizer.processor=asyncNormalizer")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.getBean(LockstepWorkers.class)
+				.satisfies((workers) -> assertThat(workers.worker("normalizer")).isNotNull()));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.processor=asyncProcessor")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void incompleteWorkersAreRefused() {
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.processor=missing")
 			.run((context) -> assertRefused(context.getStartupFailure(), "processor", "'missing'"));
@@ -362,6 +377,16 @@ class LockstepAutoConfigurationTests {
 		@Bean
 		ValueTransformer<Order, Order> normalizer() {
 			return (order) -> order;
+		}
+
+		@Bean
+		AsyncValueTransformer<Order, Order> asyncNormalizer() {
+			return CompletableFuture::completedFuture;
+		}
+
+		@Bean
+		AsyncRecordProcessor<Object, Object> asyncProcessor() {
+			return (record, output) -> CompletableFuture.completedFuture(null);
 		}
 
 		@Bean

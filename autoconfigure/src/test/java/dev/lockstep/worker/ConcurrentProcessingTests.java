@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
@@ -17,7 +17,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,7 +36,14 @@ class ConcurrentProcessingTests {
 
 	private static final TopicPartition P1 = new TopicPartition("in", 1);
 
-	private final Map<String, CountDownLatch> gates = new ConcurrentHashMap<>();
+	/** The processor forms: each test runs with both. */
+	enum Processor {
+
+		BLOCKING, ASYNC
+
+	}
+
+	private final Map<String, CompletableFuture<Void>> gates = new ConcurrentHashMap<>();
 
 	private final List<String> started = new CopyOnWriteArrayList<>();
 
@@ -43,15 +51,16 @@ class ConcurrentProcessingTests {
 
 	@AfterEach
 	void close() {
-		this.gates.values().forEach(CountDownLatch::countDown);
+		this.gates.values().forEach((gate) -> gate.complete(null));
 		if (this.processing != null) {
 			this.processing.close();
 		}
 	}
 
-	@Test
-	void recordsDoneOutOfOrderAreTakenBackInOffsetOrder() {
-		this.processing = processing(Ordering.NONE, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void recordsDoneOutOfOrderAreTakenBackInOffsetOrder(Processor processor) {
+		this.processing = processing(processor, Ordering.NONE, 10);
 		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"), record(P0, 3, "d"), record(P0, 4, "e"));
 		finish("in-0@3", "in-0@1", "in-0@4");
 		assertThat(takeAll()).isEmpty();
@@ -63,27 +72,30 @@ class ConcurrentProcessingTests {
 		assertThat(this.processing.hasPending()).isFalse();
 	}
 
-	@Test
-	void offsetGapsDoNotHoldBackTakingBack() {
-		this.processing = processing(Ordering.NONE, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void offsetGapsDoNotHoldBackTakingBack(Processor processor) {
+		this.processing = processing(processor, Ordering.NONE, 10);
 		// Gaps as a compacted topic or transaction markers leave them.
 		add(record(P0, 0, "a"), record(P0, 5, "b"), record(P0, 9, "c"));
 		finish("in-0@9", "in-0@5", "in-0@0");
 		assertThat(takeAll()).containsExactly(0L, 5L, 9L);
 	}
 
-	@Test
-	void aSlowRecordHoldsBackOnlyItsOwnPartition() {
-		this.processing = processing(Ordering.NONE, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void aSlowRecordHoldsBackOnlyItsOwnPartition(Processor processor) {
+		this.processing = processing(processor, Ordering.NONE, 10);
 		add(record(P0, 0, "a"), record(P1, 0, "b"), record(P1, 1, "c"));
 		finish("in-1@0", "in-1@1");
 		assertThat(takeAll()).containsExactly(0L, 1L);
 		assertThat(this.processing.hasPending()).isTrue();
 	}
 
-	@Test
-	void oneKeyRunsOneRecordAtATimeInOffsetOrder() {
-		this.processing = processing(Ordering.KEY, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void oneKeyRunsOneRecordAtATimeInOffsetOrder(Processor processor) {
+		this.processing = processing(processor, Ordering.KEY, 10);
 		add(record(P0, 0, "a"), record(P0, 1, "a"), record(P0, 2, "b"), record(P0, 3, "a"));
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
 		assertThat(this.started).containsExactlyInAnyOrder("in-0@0", "in-0@2");
@@ -97,23 +109,26 @@ class ConcurrentProcessingTests {
 		assertThat(this.started).containsSubsequence("in-0@0", "in-0@1", "in-0@3");
 	}
 
-	@Test
-	void recordsWithoutAKeyAreInNoKeyOrder() {
-		this.processing = processing(Ordering.KEY, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void recordsWithoutAKeyAreInNoKeyOrder(Processor processor) {
+		this.processing = processing(processor, Ordering.KEY, 10);
 		add(record(P0, 0, null), record(P0, 1, null), record(P0, 2, null));
 		await().atMost(WAIT).until(() -> this.started.size() == 3);
 	}
 
-	@Test
-	void theSameKeyInAnotherPartitionIsAnotherKey() {
-		this.processing = processing(Ordering.KEY, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void theSameKeyInAnotherPartitionIsAnotherKey(Processor processor) {
+		this.processing = processing(processor, Ordering.KEY, 10);
 		add(record(P0, 0, "a"), record(P1, 0, "a"));
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
 	}
 
-	@Test
-	void atMostMaxProcessedRecordsRunAtOnceAndPollingStopsAtTwiceThat() {
-		this.processing = processing(Ordering.NONE, 2);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void atMostMaxInFlightRecordsRunAtOnceAndPollingStopsAtTwiceThat(Processor processor) {
+		this.processing = processing(processor, Ordering.NONE, 2);
 		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"));
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
 		assertThat(this.processing.acceptsMore()).isTrue();
@@ -130,9 +145,10 @@ class ConcurrentProcessingTests {
 		await().atMost(WAIT).until(() -> this.started.size() == 4);
 	}
 
-	@Test
-	void aRewindDropsEverythingAndQueuedRecordsNeverStart() {
-		this.processing = processing(Ordering.NONE, 2);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void aRewindDropsEverythingAndQueuedRecordsNeverStart(Processor processor) {
+		this.processing = processing(processor, Ordering.NONE, 2);
 		add(record(P0, 0, "a"), record(P0, 1, "b"), record(P0, 2, "c"));
 		await().atMost(WAIT).until(() -> this.started.size() == 2);
 		this.processing.discard();
@@ -148,9 +164,10 @@ class ConcurrentProcessingTests {
 		assertThat(this.started).containsExactlyInAnyOrder("in-0@0", "in-0@1", "in-0@0");
 	}
 
-	@Test
-	void staleRecordsWaitingBehindTheirKeyNeverStart() {
-		this.processing = processing(Ordering.KEY, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void staleRecordsWaitingBehindTheirKeyNeverStart(Processor processor) {
+		this.processing = processing(processor, Ordering.KEY, 10);
 		add(record(P0, 0, "a"), record(P0, 1, "a"), record(P0, 2, "a"));
 		await().atMost(WAIT).until(() -> this.started.size() == 1);
 		this.processing.discard();
@@ -161,9 +178,10 @@ class ConcurrentProcessingTests {
 		assertThat(this.started).containsExactly("in-0@0", "in-0@0");
 	}
 
-	@Test
-	void aRevokeDropsOnlyTheRevokedPartitions() {
-		this.processing = processing(Ordering.NONE, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void aRevokeDropsOnlyTheRevokedPartitions(Processor processor) {
+		this.processing = processing(processor, Ordering.NONE, 10);
 		add(record(P0, 0, "a"), record(P1, 0, "b"), record(P1, 1, "c"));
 		await().atMost(WAIT).until(() -> this.started.size() == 3);
 		this.processing.discard(Set.of(P1));
@@ -172,9 +190,10 @@ class ConcurrentProcessingTests {
 		assertThat(this.processing.inFlight()).isZero();
 	}
 
-	@Test
-	void aFailureIsTakenBackInItsPlaceWithTheRecord() {
-		this.processing = processing(Ordering.NONE, 10);
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(Processor.class)
+	void aFailureIsTakenBackInItsPlaceWithTheRecord(Processor processor) {
+		this.processing = processing(processor, Ordering.NONE, 10);
 		add(record(P0, 0, "fail"), record(P0, 1, "b"));
 		finish("in-0@1", "in-0@0");
 		ProcessedRecord first = take();
@@ -183,30 +202,45 @@ class ConcurrentProcessingTests {
 		assertThat(take().failure()).isNull();
 	}
 
-	private ConcurrentProcessing processing(Ordering ordering, int maxInFlight) {
+	private ConcurrentProcessing processing(Processor processor, Ordering ordering, int maxInFlight) {
 		WorkerSettings settings = MockSlot
 			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
 			.withOrdering(ordering, maxInFlight);
-		return new ConcurrentProcessing(SlotId.of(settings, 0), settings, new SlotCodecs(settings), (raw, output) -> {
-			String name = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
-			this.started.add(name);
-			gate(name).await(1, TimeUnit.MINUTES);
-			if (raw.key() != null && new String(raw.key()).equals("fail")) {
-				throw new IllegalStateException("processing " + name + " failed");
-			}
-			return false;
-		}, WorkerListener.NONE);
+		SlotCodecs codecs = new SlotCodecs(settings);
+		SlotWork work = switch (processor) {
+			case BLOCKING -> SlotWork.of(codecs, (RecordProcessor<String, String>) (record, output) -> {
+				started(record).get(1, TimeUnit.MINUTES);
+				failIfAsked(record);
+			});
+			case ASYNC -> SlotWork.of(codecs, (AsyncRecordProcessor<String, String>) (record, output) -> started(record)
+				.thenRun(() -> failIfAsked(record)));
+		};
+		return new ConcurrentProcessing(SlotId.of(settings, 0), settings, work, WorkerListener.NONE);
 	}
 
-	private CountDownLatch gate(String name) {
-		return this.gates.computeIfAbsent(name, (key) -> new CountDownLatch(1));
+	/** A record's processing started: it is done when the test finishes it. */
+	private CompletableFuture<Void> started(ConsumerRecord<String, String> record) {
+		String name = record.topic() + "-" + record.partition() + "@" + record.offset();
+		this.started.add(name);
+		return gate(name);
+	}
+
+	private static void failIfAsked(ConsumerRecord<String, String> record) {
+		if ("fail".equals(record.key())) {
+			throw new IllegalStateException("processing " + record.topic() + "-" + record.partition() + "@"
+					+ record.offset() + " failed");
+		}
+	}
+
+	private CompletableFuture<Void> gate(String name) {
+		return this.gates.computeIfAbsent(name, (key) -> new CompletableFuture<>());
 	}
 
 	/** Let records finish, and wait until they are done. */
 	private void finish(String... names) {
 		for (String name : names) {
 			await().atMost(WAIT).until(() -> this.started.contains(name));
-			gate(name).countDown();
+			gate(name).complete(null);
 		}
 		int[] done = { 0 };
 		await().atMost(WAIT).until(() -> (done[0] += this.processing.awaitCompletion(Duration.ofMillis(10))) >= names.length);

@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -56,6 +58,24 @@ class ConcurrentWorkerSlotTests {
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(300));
 		assertThat(this.slot.committedOffset()).isEqualTo(300);
 		assertThat(mostRunning.get()).isGreaterThan(1);
+	}
+
+	@Test
+	void anAsynchronousProcessorUnderPartitionOrderingIsWaitedForRecordByRecord() {
+		this.slot = new MockSlot(200);
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger mostRunning = new AtomicInteger();
+		Worker worker = this.slot.start(settings(Ordering.PARTITION, 1),
+				AsyncRecordProcessor.of((String value) -> {
+					mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+					return CompletableFuture.supplyAsync(() -> {
+						running.decrementAndGet();
+						return upper(value);
+					}, CompletableFuture.delayedExecutor(ThreadLocalRandom.current().nextInt(2), TimeUnit.MILLISECONDS));
+				}));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 200);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(200));
+		assertThat(mostRunning.get()).isOne();
 	}
 
 	@Test

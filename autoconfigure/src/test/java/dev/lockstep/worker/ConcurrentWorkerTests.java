@@ -8,7 +8,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -95,6 +100,59 @@ class ConcurrentWorkerTests {
 		assertThat(meters.get("lockstep.worker.processing.duration").timer().count()).isEqualTo(3000);
 		assertThat(meters.get("lockstep.worker.record.wait").timer().count()).isEqualTo(3000);
 		assertThat(meters.get("lockstep.worker.records.in.flight").tag("slot", "0").gauge().value()).isZero();
+	}
+
+	@Test
+	void anAsynchronousProcessorHoldsManyRecordsInFlightOnFewThreadsOneCallPerKeyAtATime() {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(events(0, 5000, 500));
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger mostRunning = new AtomicInteger();
+		Set<String> keysRunning = ConcurrentHashMap.newKeySet();
+		List<String> overlaps = new CopyOnWriteArrayList<>();
+		Set<String> callingThreads = ConcurrentHashMap.newKeySet();
+		Worker worker = start(settings(Ordering.KEY, 1000, "tx-" + this.group, Mode.BLOCK),
+				AsyncRecordProcessor.of((String value) -> {
+					String key = value.substring(0, value.indexOf('#'));
+					callingThreads.add(Thread.currentThread().getName());
+					if (!keysRunning.add(key)) {
+						overlaps.add(value);
+					}
+					mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+					return CompletableFuture.supplyAsync(() -> {
+						running.decrementAndGet();
+						keysRunning.remove(key);
+						return upper(value);
+					}, CompletableFuture.delayedExecutor(ThreadLocalRandom.current().nextInt(1, 20),
+							TimeUnit.MILLISECONDS));
+				}));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 5000);
+		assertExactlyOnceInKeyOrder(kafka.readCommitted(this.output, 5000), 5000);
+		assertThat(overlaps).as("calls of one key at the same time").isEmpty();
+		// Hundreds of calls outstanding at once, on a pool of at most one thread per core.
+		assertThat(mostRunning.get()).isGreaterThan(100).isLessThanOrEqualTo(500);
+		assertThat(callingThreads).hasSizeLessThanOrEqualTo(Runtime.getRuntime().availableProcessors());
+	}
+
+	@Test
+	void anAsynchronousFailureAbortsAndReplaysAndARejectionIsQuarantined() {
+		kafka.createTopics(1, this.input, this.output, this.quarantine);
+		List<ProducerRecord<byte[], byte[]>> events = events(0, 2000, 300);
+		events.set(1200, record("k-bad", "bad"));
+		kafka.produce(events);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = start(settings(Ordering.NONE, 256, "tx-" + this.group, Mode.QUARANTINE),
+				AsyncRecordProcessor.of((String value) -> CompletableFuture.supplyAsync(() -> {
+					if (calls.incrementAndGet() == 700) {
+						throw new IllegalStateException("pricing service down");
+					}
+					return rejectBad(value);
+				}, CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS))));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 2000);
+		assertExactlyOnceInKeyOrder(kafka.readCommitted(this.output, 1999), 1999);
+		assertThat(kafka.readCommitted(this.quarantine, 1)).singleElement()
+			.satisfies((record) -> assertThat(record.value()).asString(StandardCharsets.UTF_8).isEqualTo("bad"));
+		assertThat(worker.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("ABORTABLE"));
 	}
 
 	@Test
@@ -224,6 +282,13 @@ class ConcurrentWorkerTests {
 	private Worker start(WorkerSettings settings, ValueTransformer<String, String> transformer,
 			WorkerListener listener) {
 		Worker worker = new Worker(settings, RecordProcessor.of(transformer), new DefaultRecoveryPolicy(), listener);
+		this.workers.add(worker);
+		worker.start();
+		return worker;
+	}
+
+	private Worker start(WorkerSettings settings, AsyncRecordProcessor<String, String> processor) {
+		Worker worker = new Worker(settings, processor, new DefaultRecoveryPolicy(), WorkerListener.NONE);
 		this.workers.add(worker);
 		worker.start();
 		return worker;

@@ -84,7 +84,16 @@ final class MockSlot implements AutoCloseable {
 	}
 
 	Worker start(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy policy) {
-		this.worker = new Worker(settings, processor, policy, WorkerListener.NONE, (id) -> new SlotClients() {
+		return start(settings, (codecs) -> SlotWork.of(codecs, processor), policy);
+	}
+
+	Worker start(WorkerSettings settings, AsyncRecordProcessor<?, ?> processor) {
+		return start(settings, (codecs) -> SlotWork.of(codecs, processor), new DefaultRecoveryPolicy());
+	}
+
+	private Worker start(WorkerSettings settings, java.util.function.Function<SlotCodecs, SlotWork> work,
+			RecoveryPolicy policy) {
+		this.worker = new Worker(settings, work, policy, WorkerListener.NONE, (id) -> new SlotClients() {
 
 			@Override
 			public org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> newConsumer() {

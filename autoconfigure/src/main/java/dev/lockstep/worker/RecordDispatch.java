@@ -1,0 +1,80 @@
+package dev.lockstep.worker;
+
+import java.util.List;
+
+import org.springframework.core.log.LogAccessor;
+
+/**
+ * How a {@link ConcurrentProcessing}'s records run once admitted (under KEY ordering:
+ * once no earlier record of their key runs): on the slot's pool, blocking a thread each
+ * ({@link BlockingDispatch}) or started there and completed by an asynchronous
+ * processor ({@link AsyncDispatch}). Either way a record that is done releases the next
+ * record of its key, and wakes the slot.
+ */
+abstract class RecordDispatch {
+
+	private static final LogAccessor logger = new LogAccessor(RecordDispatch.class);
+
+	final SlotWork work;
+
+	// Under KEY ordering, one record per key at a time; otherwise null.
+	final KeyGates gates;
+
+	final SlotThreadPool pool;
+
+	private final SlotId id;
+
+	private final WorkerListener listener;
+
+	private final Runnable wakeSlot;
+
+	RecordDispatch(SlotId id, SlotWork work, KeyGates gates, int threads, WorkerListener listener,
+			Runnable wakeSlot) {
+		this.id = id;
+		this.work = work;
+		this.gates = gates;
+		this.pool = new SlotThreadPool(id, threads);
+		this.listener = listener;
+		this.wakeSlot = wakeSlot;
+	}
+
+	/**
+	 * Run records that may start now, in order.
+	 * @param records the records
+	 */
+	abstract void start(List<InFlightRecord> records);
+
+	/**
+	 * A record is done: its result is there for the slot to take back (the slot is not
+	 * woken here), and its times go to the listener.
+	 * @param record the record
+	 * @param result what its processing gave
+	 * @param startedNanos when its processing started
+	 * @return how long its processing took
+	 */
+	final long finish(InFlightRecord record, ProcessedRecord result, long startedNanos) {
+		record.result = result;
+		long processingNanos = System.nanoTime() - startedNanos;
+		record.done = true;
+		try {
+			this.listener.recordProcessed(this.id.worker(), this.id.index(), startedNanos - record.queuedNanos,
+					processingNanos);
+		}
+		catch (RuntimeException ex) {
+			logger.debug(ex, () -> this.id + " listener failed");
+		}
+		return processingNanos;
+	}
+
+	final void wakeSlot() {
+		this.wakeSlot.run();
+	}
+
+	/**
+	 * Stop the pool; work still running finishes on its own, and its result is dropped.
+	 */
+	void close() {
+		this.pool.shutdown();
+	}
+
+}

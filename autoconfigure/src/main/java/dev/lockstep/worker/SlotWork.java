@@ -1,0 +1,126 @@
+package dev.lockstep.worker;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * The user's processor as a slot runs it on one record: decode, process, collect the
+ * encoded outputs. A blocking processor runs on the calling thread; an asynchronous one
+ * returns at once with a stage. Either way every failure comes back as the processed
+ * record's failure, never thrown.
+ */
+final class SlotWork {
+
+	private final SlotCodecs codecs;
+
+	private final RecordProcessor<Object, Object> blocking;
+
+	private final AsyncRecordProcessor<Object, Object> async;
+
+	@SuppressWarnings("unchecked")
+	private SlotWork(SlotCodecs codecs, RecordProcessor<?, ?> blocking, AsyncRecordProcessor<?, ?> async) {
+		this.codecs = codecs;
+		this.blocking = (RecordProcessor<Object, Object>) blocking;
+		this.async = (AsyncRecordProcessor<Object, Object>) async;
+	}
+
+	static SlotWork of(SlotCodecs codecs, RecordProcessor<?, ?> processor) {
+		return new SlotWork(codecs, processor, null);
+	}
+
+	static SlotWork of(SlotCodecs codecs, AsyncRecordProcessor<?, ?> processor) {
+		return new SlotWork(codecs, null, processor);
+	}
+
+	boolean isAsync() {
+		return this.async != null;
+	}
+
+	/**
+	 * Process a record on the calling thread, waiting for an asynchronous processor.
+	 * @param raw the record as consumed
+	 * @return the processed record
+	 */
+	ProcessedRecord run(ConsumerRecord<byte[], byte[]> raw) {
+		if (this.async != null) {
+			try {
+				return start(raw).toCompletableFuture().get();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return failed(raw, ex);
+			}
+			catch (ExecutionException ex) {
+				return failed(raw, ex.getCause());
+			}
+		}
+		BufferedOutput output = this.codecs.newOutput();
+		try {
+			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
+			this.blocking.process(decoded, output);
+			return new ProcessedRecord(raw, decoded.value() == null, output.records(), null);
+		}
+		catch (Exception ex) {
+			return failed(raw, ex);
+		}
+	}
+
+	/**
+	 * Start processing a record: an asynchronous processor is called on this thread and
+	 * completes on its own.
+	 * @param raw the record as consumed
+	 * @return a stage of the processed record, which never completes exceptionally
+	 */
+	CompletionStage<ProcessedRecord> start(ConsumerRecord<byte[], byte[]> raw) {
+		if (this.async == null) {
+			return CompletableFuture.completedFuture(run(raw));
+		}
+		BufferedOutput output = this.codecs.newOutput();
+		try {
+			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
+			boolean tombstone = decoded.value() == null;
+			return this.async.process(decoded, new SynchronizedOutput(output))
+				.handle((ignored, ex) -> (ex != null) ? failed(raw, ex)
+						: new ProcessedRecord(raw, tombstone, output.records(), null));
+		}
+		catch (Exception ex) {
+			return CompletableFuture.completedFuture(failed(raw, ex));
+		}
+	}
+
+	private static ProcessedRecord failed(ConsumerRecord<byte[], byte[]> raw, Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		Exception exception = (cause instanceof Exception ex) ? ex : new IllegalStateException("Processing failed", cause);
+		return new ProcessedRecord(raw, false, null, exception);
+	}
+
+	/**
+	 * An asynchronous processor may send from any thread until its stage completes.
+	 */
+	private static final class SynchronizedOutput implements Output {
+
+		private final Output delegate;
+
+		SynchronizedOutput(Output delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public synchronized void toDestination(Object key, Object value, Headers headers) {
+			this.delegate.toDestination(key, value, headers);
+		}
+
+		@Override
+		public synchronized void send(String topic, Object key, Object value, Headers headers) {
+			this.delegate.send(topic, key, value, headers);
+		}
+
+	}
+
+}
