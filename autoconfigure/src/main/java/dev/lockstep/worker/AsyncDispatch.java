@@ -46,7 +46,7 @@ final class AsyncDispatch extends RecordDispatch {
 	private void call(InFlightRecord record) {
 		// A record dropped by a rewind or revoke while it waited is not processed.
 		if (record.isStale()) {
-			record.done = true;
+			done(record);
 			completed(record);
 			return;
 		}

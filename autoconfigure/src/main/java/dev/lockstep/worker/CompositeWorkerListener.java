@@ -58,11 +58,18 @@ public class CompositeWorkerListener implements WorkerListener {
 		this.listeners.forEach((listener) -> listener.concurrentSlotCreated(worker, slot, inFlight));
 	}
 
+	// Once per record: no capturing lambda.
 	@Override
-	public void recordProcessed(String worker, int slot, long waitedNanos, long processingNanos) {
-		// Once per record: no capturing lambda.
+	public void recordWaited(String worker, int slot, long waitedNanos) {
 		for (WorkerListener listener : this.listeners) {
-			listener.recordProcessed(worker, slot, waitedNanos, processingNanos);
+			listener.recordWaited(worker, slot, waitedNanos);
+		}
+	}
+
+	@Override
+	public void recordProcessed(String worker, int slot, long processingNanos) {
+		for (WorkerListener listener : this.listeners) {
+			listener.recordProcessed(worker, slot, processingNanos);
 		}
 	}
 

@@ -3,7 +3,9 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,13 +23,18 @@ import org.apache.kafka.common.TopicPartition;
  * offset order, each once it and every earlier record of its partition are done, and
  * alone sends outputs and commits. Processing goes on while the slot commits; the slot
  * polls again only while fewer than twice {@code maxInFlight} records are outstanding,
- * so a slow record holds back a bounded number of others.
+ * so a slow record holds back a bounded number of others. A blocking processor cheaper
+ * than a hand-off runs on the slot thread instead, a poll at a time, while nothing runs
+ * on the pool, until a record turns out slow: the rest of its poll is then handed over.
  */
 final class ConcurrentProcessing implements SlotProcessing {
 
 	private final KeyGates gates;
 
 	private final RecordDispatch dispatch;
+
+	// The same dispatch when the processor is blocking (it may run records here), or null.
+	private final BlockingDispatch blocking;
 
 	private final int outstandingLimit;
 
@@ -42,37 +49,72 @@ final class ConcurrentProcessing implements SlotProcessing {
 
 	private volatile Thread waiting;
 
+	// The rest of a poll the slot thread processes itself (RecordDispatch.runsHere), in
+	// order; slot thread only.
+	private Iterator<ConsumerRecord<byte[], byte[]>> here = Collections.emptyIterator();
+
 	ConcurrentProcessing(SlotId id, WorkerSettings settings, SlotWork work, WorkerListener listener) {
+		this(id, settings, work, listener, 0);
+	}
+
+	/**
+	 * Create the processing of a slot.
+	 * @param assumedNanos what a record of a blocking processor is assumed to cost until
+	 * records are measured (tests that hold records on the pool assume them slow)
+	 */
+	ConcurrentProcessing(SlotId id, WorkerSettings settings, SlotWork work, WorkerListener listener,
+			long assumedNanos) {
 		this.gates = (settings.ordering() == WorkerSettings.Ordering.KEY) ? new KeyGates() : null;
 		int maxInFlight = settings.maxInFlight();
 		this.outstandingLimit = 2 * maxInFlight;
-		this.dispatch = work.isAsync() ? new AsyncDispatch(id, work, this.gates, maxInFlight, listener, this::signal)
-				: new BlockingDispatch(id, work, this.gates, maxInFlight, listener, this::signal);
+		this.blocking = work.isAsync() ? null
+				: new BlockingDispatch(id, work, this.gates, maxInFlight, listener, this::signal, assumedNanos);
+		this.dispatch = (this.blocking != null) ? this.blocking
+				: new AsyncDispatch(id, work, this.gates, maxInFlight, listener, this::signal);
 		listener.concurrentSlotCreated(id.worker(), id.index(), this::inFlight);
 	}
 
 	/**
-	 * Return whether the slot may poll for more records.
-	 * @return whether fewer than twice max-in-flight records are outstanding
+	 * Return whether the slot may poll for more records: none of the last poll is left to
+	 * process here, fewer than twice max-in-flight records are outstanding, and (for a
+	 * processor cheaper than a hand-off) nothing is left on the pool.
+	 * @return whether to poll
 	 */
 	@Override
 	public boolean acceptsMore() {
-		return this.outstanding < this.outstandingLimit;
+		if (this.here.hasNext() || this.outstanding >= this.outstandingLimit) {
+			return false;
+		}
+		// Cheap records go no more to the pool: once it drains, they run here.
+		return this.outstanding == 0 || this.blocking == null || !this.blocking.isCheap();
 	}
 
 	@Override
 	public void add(ConsumerRecords<byte[], byte[]> records) {
-		List<InFlightRecord> added = new ArrayList<>(records.count());
-		for (TopicPartition partition : records.partitions()) {
-			PartitionInFlight window = this.windows.computeIfAbsent(partition, PartitionInFlight::new);
-			for (ConsumerRecord<byte[], byte[]> raw : records.records(partition)) {
-				InFlightRecord record = new InFlightRecord(raw, window,
-						(this.gates != null) ? KeyGates.Key.of(partition, raw.key()) : null);
-				window.add(record);
-				added.add(record);
-			}
+		if (this.outstanding == 0 && this.blocking != null && this.blocking.runsHere() && !records.isEmpty()) {
+			this.blocking.startHere(records.count());
+			this.here = records.iterator();
+		}
+		else {
+			handOver(records, records.count());
 		}
 		this.outstanding += records.count();
+	}
+
+	private void handOver(Iterable<ConsumerRecord<byte[], byte[]>> records, int count) {
+		List<InFlightRecord> added = new ArrayList<>(count);
+		PartitionInFlight window = null;
+		for (ConsumerRecord<byte[], byte[]> raw : records) {
+			if (window == null || !window.holds(raw)) {
+				window = this.windows.computeIfAbsent(new TopicPartition(raw.topic(), raw.partition()),
+						PartitionInFlight::new);
+			}
+			InFlightRecord record = new InFlightRecord(raw, window,
+					(this.gates != null) ? KeyGates.Key.of(window.partition(), raw.key()) : null);
+			window.add(record);
+			added.add(record);
+		}
+		this.dispatch.handed(added.size());
 		this.dispatch.start((this.gates != null) ? this.gates.admit(added) : added);
 	}
 
@@ -86,6 +128,21 @@ final class ConcurrentProcessing implements SlotProcessing {
 
 	@Override
 	public ProcessedRecord takeDone() {
+		if (this.here.hasNext()) {
+			ProcessedRecord record = this.blocking.runHere(this.here.next());
+			this.outstanding--;
+			if (!this.here.hasNext()) {
+				this.blocking.endHere();
+			}
+			else if (this.blocking.isHereOverBudget()) {
+				// Slower than cheap records: the rest of the poll goes to the pool.
+				this.blocking.endHere();
+				List<ConsumerRecord<byte[], byte[]>> rest = new ArrayList<>();
+				this.here.forEachRemaining(rest::add);
+				handOver(rest, rest.size());
+			}
+			return record;
+		}
 		for (PartitionInFlight window : this.windows.values()) {
 			InFlightRecord record = window.takeDone();
 			if (record != null) {
@@ -119,6 +176,7 @@ final class ConcurrentProcessing implements SlotProcessing {
 	 */
 	@Override
 	public void discard() {
+		this.here = Collections.emptyIterator();
 		this.windows.values().forEach(PartitionInFlight::close);
 		this.windows.clear();
 		this.outstanding = 0;
@@ -126,6 +184,18 @@ final class ConcurrentProcessing implements SlotProcessing {
 
 	@Override
 	public void discard(Collection<TopicPartition> partitions) {
+		if (this.here.hasNext()) {
+			List<ConsumerRecord<byte[], byte[]>> kept = new ArrayList<>();
+			this.here.forEachRemaining((raw) -> {
+				if (partitions.contains(new TopicPartition(raw.topic(), raw.partition()))) {
+					this.outstanding--;
+				}
+				else {
+					kept.add(raw);
+				}
+			});
+			this.here = kept.iterator();
+		}
 		for (TopicPartition partition : partitions) {
 			PartitionInFlight window = this.windows.remove(partition);
 			if (window != null) {

@@ -3,6 +3,7 @@ package dev.lockstep.worker;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -27,6 +28,10 @@ final class PartitionInFlight {
 
 	TopicPartition partition() {
 		return this.partition;
+	}
+
+	boolean holds(ConsumerRecord<byte[], byte[]> record) {
+		return record.partition() == this.partition.partition() && record.topic().equals(this.partition.topic());
 	}
 
 	void add(InFlightRecord record) {

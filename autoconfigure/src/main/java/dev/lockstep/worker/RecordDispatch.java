@@ -1,6 +1,7 @@
 package dev.lockstep.worker;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -28,6 +29,9 @@ abstract class RecordDispatch {
 
 	private final Runnable wakeSlot;
 
+	// Records handed here and not yet done, stale ones included.
+	private final AtomicInteger undone = new AtomicInteger();
+
 	RecordDispatch(SlotId id, SlotWork work, KeyGates gates, int threads, WorkerListener listener,
 			Runnable wakeSlot) {
 		this.id = id;
@@ -39,10 +43,22 @@ abstract class RecordDispatch {
 	}
 
 	/**
+	 * Note records handed over, before any of them starts (some may wait behind their key).
+	 * @param records how many
+	 */
+	final void handed(int records) {
+		this.undone.addAndGet(records);
+	}
+
+	/**
 	 * Run records that may start now, in order.
 	 * @param records the records
 	 */
 	abstract void start(List<InFlightRecord> records);
+
+	final boolean isIdle() {
+		return this.undone.get() == 0;
+	}
 
 	/**
 	 * A record is done: its result is there for the slot to take back (the slot is not
@@ -55,15 +71,37 @@ abstract class RecordDispatch {
 	final long finish(InFlightRecord record, ProcessedRecord result, long startedNanos) {
 		record.result = result;
 		long processingNanos = System.nanoTime() - startedNanos;
-		record.done = true;
+		done(record);
 		try {
-			this.listener.recordProcessed(this.id.worker(), this.id.index(), startedNanos - record.queuedNanos,
-					processingNanos);
+			this.listener.recordWaited(this.id.worker(), this.id.index(), startedNanos - record.queuedNanos);
 		}
 		catch (RuntimeException ex) {
 			logger.debug(ex, () -> this.id + " listener failed");
 		}
+		reportProcessed(processingNanos);
 		return processingNanos;
+	}
+
+	/**
+	 * A record is done, processed or (stale) dropped unprocessed.
+	 * @param record the record
+	 */
+	final void done(InFlightRecord record) {
+		record.done = true;
+		this.undone.decrementAndGet();
+	}
+
+	/**
+	 * Tell the listener how long a record's processing took.
+	 * @param processingNanos its processing
+	 */
+	final void reportProcessed(long processingNanos) {
+		try {
+			this.listener.recordProcessed(this.id.worker(), this.id.index(), processingNanos);
+		}
+		catch (RuntimeException ex) {
+			logger.debug(ex, () -> this.id + " listener failed");
+		}
 	}
 
 	final void wakeSlot() {

@@ -10,8 +10,9 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Hears what a worker's slots do, for metrics and logs; the slot loop does not know who
- * listens. Called on the slot's thread (except {@link #recordProcessed}, called on pool
- * threads): implementations must be quick and must not throw.
+ * listens. Called on the slot's thread (except {@link #recordWaited} and
+ * {@link #recordProcessed}, called on pool threads too): implementations must be quick
+ * and must not throw.
  */
 public interface WorkerListener {
 
@@ -83,16 +84,27 @@ public interface WorkerListener {
 	}
 
 	/**
-	 * A record processed at the same time as others (ordering KEY or NONE) is done. Called
-	 * on the pool thread that processed it, so possibly from many threads at once; a
-	 * record replayed after an abort is reported again.
+	 * A record handed to a slot's pool (ordering KEY or NONE) starts processing. Called on
+	 * the pool thread, so possibly from many threads at once.
 	 * @param worker the worker's name
 	 * @param slot the slot index
-	 * @param waitedNanos from its dispatch to the start of its processing: behind an
+	 * @param waitedNanos from its hand-over to the start of its processing: behind an
 	 * earlier record of its key, or for a free thread
-	 * @param processingNanos its decoding, processing and encoding
 	 */
-	default void recordProcessed(String worker, int slot, long waitedNanos, long processingNanos) {
+	default void recordWaited(String worker, int slot, long waitedNanos) {
+	}
+
+	/**
+	 * A record under ordering KEY or NONE is processed. Called on the thread that processed
+	 * it (a pool thread, or the slot's for a processor cheaper than a hand-off), so
+	 * possibly from many threads at once; a record replayed after an abort is reported
+	 * again.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param processingNanos its decoding, processing and encoding (for an asynchronous
+	 * processor, until its stage completed)
+	 */
+	default void recordProcessed(String worker, int slot, long processingNanos) {
 	}
 
 	/**

@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Ordering;
@@ -17,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -202,6 +205,66 @@ class ConcurrentProcessingTests {
 		assertThat(take().failure()).isNull();
 	}
 
+	@Test
+	void aProcessorCheaperThanAHandOffRunsOnTheSlotThreadUntilARecordIsSlow() {
+		String slot = Thread.currentThread().getName();
+		Map<Long, String> threads = new ConcurrentHashMap<>();
+		AtomicLong slowOffset = new AtomicLong(-1);
+		// A processor as cheap as it gets, but for one slow call (20 ms, as for a remote
+		// service): the 10th record of the first poll that runs on this thread.
+		WorkerSettings settings = MockSlot
+			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
+			.withOrdering(Ordering.KEY, 10);
+		this.processing = new ConcurrentProcessing(SlotId.of(settings, 0), settings,
+				SlotWork.of(new SlotCodecs(settings), (RecordProcessor<String, String>) (record, output) -> {
+					threads.put(record.offset(), Thread.currentThread().getName());
+					if (record.offset() % 100 == 10 && slot.equals(Thread.currentThread().getName())
+							&& slowOffset.compareAndSet(-1, record.offset())) {
+						Thread.sleep(20);
+					}
+				}), WorkerListener.NONE, TimeUnit.MILLISECONDS.toNanos(1));
+		List<Long> taken = new ArrayList<>();
+		long offset = 0;
+		// Assumed slow, the first records go to the pool; once the processor is measured
+		// cheap and the pool is idle, a poll runs here.
+		while (slowOffset.get() < 0) {
+			assertThat(offset).as("a poll processed on the slot thread within 100 polls").isLessThan(10_000);
+			long first = offset;
+			offset = addPoll(first, 100);
+			taken.addAll(takeAllAwaiting(offset - first));
+		}
+		assertThat(threads.get(slowOffset.get() - 1)).isEqualTo(slot);
+		for (long later = slowOffset.get() + 1; later < offset; later++) {
+			assertThat(threads.get(later)).as("offset %d, after the slow record", later).startsWith("lockstep-");
+		}
+		assertThat(taken).as("every record once, in offset order")
+			.containsExactlyElementsOf(LongStream.range(0, offset).boxed().toList());
+		assertThat(this.processing.hasPending()).isFalse();
+	}
+
+	/** Add a poll of records on P0 from the given offset, keys over 7 values; return the next offset. */
+	private long addPoll(long from, int count) {
+		List<ConsumerRecord<byte[], byte[]>> poll = new ArrayList<>();
+		for (long offset = from; offset < from + count; offset++) {
+			poll.add(record(P0, offset, "k" + (offset % 7)));
+		}
+		add(poll.toArray(ConsumerRecord[]::new));
+		return from + count;
+	}
+
+	private List<Long> takeAllAwaiting(long count) {
+		List<Long> offsets = new ArrayList<>();
+		// On this thread: it is the slot thread here.
+		await().pollInSameThread().atMost(WAIT).until(() -> {
+			offsets.addAll(takeAll());
+			if (offsets.size() < count) {
+				this.processing.awaitCompletion(Duration.ofMillis(10));
+			}
+			return offsets.size() == count;
+		});
+		return offsets;
+	}
+
 	private ConcurrentProcessing processing(Processor processor, Ordering ordering, int maxInFlight) {
 		WorkerSettings settings = MockSlot
 			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
@@ -215,7 +278,9 @@ class ConcurrentProcessingTests {
 			case ASYNC -> SlotWork.of(codecs, (AsyncRecordProcessor<String, String>) (record, output) -> started(record)
 				.thenRun(() -> failIfAsked(record)));
 		};
-		return new ConcurrentProcessing(SlotId.of(settings, 0), settings, work, WorkerListener.NONE);
+		// Assumed slow, as they are: each waits until the test lets it finish.
+		return new ConcurrentProcessing(SlotId.of(settings, 0), settings, work, WorkerListener.NONE,
+				TimeUnit.MILLISECONDS.toNanos(1));
 	}
 
 	/** A record's processing started: it is done when the test finishes it. */

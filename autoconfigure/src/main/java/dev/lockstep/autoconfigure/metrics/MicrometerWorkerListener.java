@@ -107,10 +107,13 @@ public class MicrometerWorkerListener implements WorkerListener {
 	}
 
 	@Override
-	public void recordProcessed(String worker, int slot, long waitedNanos, long processingNanos) {
-		Timers timers = timers(worker);
-		timers.waited.record(waitedNanos, TimeUnit.NANOSECONDS);
-		timers.processing.record(processingNanos, TimeUnit.NANOSECONDS);
+	public void recordWaited(String worker, int slot, long waitedNanos) {
+		timers(worker).waited.record(waitedNanos, TimeUnit.NANOSECONDS);
+	}
+
+	@Override
+	public void recordProcessed(String worker, int slot, long processingNanos) {
+		timers(worker).processing.record(processingNanos, TimeUnit.NANOSECONDS);
 	}
 
 	@Override
@@ -197,8 +200,8 @@ public class MicrometerWorkerListener implements WorkerListener {
 
 	private Timer recordWait(String worker) {
 		return Timer.builder("lockstep.worker.record.wait")
-			.description("From a record's dispatch to the start of its processing: behind its key, or for a thread "
-					+ "(ordering key or none)")
+			.description("From a record's hand-over to the slot's pool to the start of its processing: behind its key, "
+					+ "or for a thread (ordering key or none)")
 			.tag("worker", worker)
 			.register(this.registry);
 	}
