@@ -1,6 +1,7 @@
 package dev.lockstep.benchmarks.throughput;
 
 import dev.lockstep.benchmarks.Order;
+import dev.lockstep.worker.AsyncValueTransformer;
 import dev.lockstep.worker.ValueTransformer;
 
 import org.springframework.boot.WebApplicationType;
@@ -13,7 +14,7 @@ import org.springframework.context.annotation.Configuration;
  * Variant E: the Lockstep worker declared in {@code bench-lockstep.yml} (and, under the
  * {@code tuned} profile, {@code bench-lockstep-tuned.yml}), with the starter's metrics and
  * health in the application as a service would have them. The business logic is a plain
- * {@link ValueTransformer} bean.
+ * {@link ValueTransformer} bean, or its {@link AsyncValueTransformer} form.
  */
 final class LockstepVariant implements Variant.Runner {
 
@@ -31,6 +32,11 @@ final class LockstepVariant implements Variant.Runner {
 		@Bean
 		ValueTransformer<Order, Order> orderNormalizer() {
 			return Normalization::normalize;
+		}
+
+		@Bean
+		AsyncValueTransformer<Order, Order> asyncOrderNormalizer() {
+			return Normalization::normalizeLater;
 		}
 
 	}

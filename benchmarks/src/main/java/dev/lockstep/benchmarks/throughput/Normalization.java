@@ -2,6 +2,11 @@ package dev.lockstep.benchmarks.throughput;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import dev.lockstep.benchmarks.Order;
 
@@ -16,6 +21,14 @@ final class Normalization {
 	private static volatile long firstRecordNanos;
 
 	private static volatile long firstRecordCpuNanos;
+
+	// The I/O thread of a non-blocking client: it completes every call's stage. (Not
+	// CompletableFuture's delayed executor: on two cores that starts a thread per task.)
+	private static final ScheduledExecutorService CLIENT = Executors.newSingleThreadScheduledExecutor((task) -> {
+		Thread thread = new Thread(task, "bench-async-client");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	// The slow-processor workload: how long each record waits, as for a remote call.
 	private static volatile long delayMillis;
@@ -32,10 +45,7 @@ final class Normalization {
 	}
 
 	static Order normalize(Order order) {
-		if (firstRecordNanos == 0) {
-			firstRecordCpuNanos = ProcessCpu.nanos();
-			firstRecordNanos = System.nanoTime();
-		}
+		noteFirstRecord();
 		if (delayMillis > 0) {
 			try {
 				Thread.sleep(delayMillis);
@@ -45,6 +55,40 @@ final class Normalization {
 				throw new IllegalStateException("Interrupted in the processor's wait", ex);
 			}
 		}
+		return normalizeNow(order);
+	}
+
+	/**
+	 * Normalize once the wait is over, without holding a thread meanwhile, as a processor
+	 * calling a remote service through a non-blocking client does.
+	 * @param order the order
+	 * @return a stage of the normalized order
+	 */
+	static CompletionStage<Order> normalizeLater(Order order) {
+		noteFirstRecord();
+		if (delayMillis == 0) {
+			return CompletableFuture.completedFuture(normalizeNow(order));
+		}
+		CompletableFuture<Order> normalized = new CompletableFuture<>();
+		CLIENT.schedule(() -> {
+			try {
+				normalized.complete(normalizeNow(order));
+			}
+			catch (RuntimeException ex) {
+				normalized.completeExceptionally(ex);
+			}
+		}, delayMillis, TimeUnit.MILLISECONDS);
+		return normalized;
+	}
+
+	private static void noteFirstRecord() {
+		if (firstRecordNanos == 0) {
+			firstRecordCpuNanos = ProcessCpu.nanos();
+			firstRecordNanos = System.nanoTime();
+		}
+	}
+
+	private static Order normalizeNow(Order order) {
 		if (order == null) {
 			return null;
 		}

@@ -12,10 +12,11 @@ import dev.lockstep.test.kafka.KafkaBrokerProcess;
 /**
  * The ordering harness. The slow-processor workload: every record waits 5 ms as for a
  * remote call, one partition, 10,000 customer keys; Lockstep under partition ordering and
- * under key ordering at several max-in-flight, Confluent's Parallel Consumer in KEY order
- * (exactly-once and at-least-once) and Kafka Streams exactly_once_v2. The fast workload:
- * the throughput harness's order normalization on one partition, Lockstep under partition
- * and under key ordering. One broker (its own process), every run in its own JVM, runs
+ * under key ordering at several max-in-flight, with a blocking processor and with the
+ * asynchronous one (a stage completed after the wait, no thread held), Confluent's
+ * Parallel Consumer in KEY order (exactly-once and at-least-once) and Kafka Streams
+ * exactly_once_v2. The fast workload: the throughput harness's order normalization on
+ * one partition, Lockstep under partition, key and none ordering. One broker (its own process), every run in its own JVM, runs
  * alternated, each output verified (each order exactly once, each customer's orders in
  * input order). Prints a table per workload and a {@code RATIOS} line each, and draws
  * both as an SVG chart.
@@ -78,13 +79,17 @@ public final class OrderingBenchmarkMain {
 				new Contender("lockstep key, 64 in flight", Variant.E_KEY, with(slow, MAX_IN_FLIGHT, "64"), false),
 				new Contender("lockstep key, 256 in flight", Variant.E_KEY, with(slow, MAX_IN_FLIGHT, "256"), false),
 				new Contender("lockstep key, 1000 in flight", Variant.E_KEY, with(slow, MAX_IN_FLIGHT, "1000"), false),
+				new Contender("lockstep key async, 1000 in flight", Variant.E_ASYNC, with(slow, MAX_IN_FLIGHT, "1000"),
+						false),
 				new Contender("parallel consumer EOS, " + PC_CONCURRENCY, Variant.PC_EOS,
 						with(slow, "max-concurrency", PC_CONCURRENCY), false),
 				new Contender("parallel consumer ALO, " + PC_CONCURRENCY, Variant.PC_ALO,
 						with(slow, "max-concurrency", PC_CONCURRENCY), false),
 				new Contender("kafka streams EOS-v2", Variant.B, slow, true));
 		List<Contender> fastContenders = List.of(new Contender("lockstep partition", Variant.E, Map.of(), false),
-				new Contender("lockstep key, 256 in flight", Variant.E_KEY, Map.of(), false));
+				new Contender("lockstep key, 256 in flight", Variant.E_KEY, Map.of(), false),
+				new Contender("lockstep none, 256 in flight", Variant.E_KEY,
+						Map.of("lockstep.workers.bench.ordering", "none"), false));
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start();
 				OrderWorkload workload = new OrderWorkload(broker.bootstrapServers())) {
 			OrderingBenchmarkMain harness = new OrderingBenchmarkMain(broker.bootstrapServers(), workload);
@@ -101,8 +106,9 @@ public final class OrderingBenchmarkMain {
 			}
 			if (WORKLOADS.contains("fast")) {
 				fastRates = harness.compare("fast", fastContenders);
-				System.out.printf("RATIOS fast key/partition=%.3f%n",
-						fastRates.get("lockstep key, 256 in flight") / fastRates.get("lockstep partition"));
+				System.out.printf("RATIOS fast key/partition=%.3f none/partition=%.3f%n",
+						fastRates.get("lockstep key, 256 in flight") / fastRates.get("lockstep partition"),
+						fastRates.get("lockstep none, 256 in flight") / fastRates.get("lockstep partition"));
 			}
 			if (slowRates != null && fastRates != null) {
 				Path chart = Path.of(System.getProperty("bench.chart", "ordering.svg")).toAbsolutePath();
@@ -122,19 +128,27 @@ public final class OrderingBenchmarkMain {
 			.max()
 			.orElseThrow();
 		String pc = ", " + PC_CONCURRENCY;
+		double async = slowRates.get("lockstep key async, 1000 in flight");
 		System.out.printf("RATIOS slow key256/pc-eos=%.3f key256/pc-alo=%.3f key256/partition=%.1f "
-				+ "key256/streams=%.1f best-key/pc-eos=%.3f best-key/pc-alo=%.3f best-key/partition=%.1f%n",
+				+ "key256/streams=%.1f best-key/pc-eos=%.3f best-key/pc-alo=%.3f best-key/partition=%.1f "
+				+ "async1000/pc-eos=%.3f%n",
 				key / slowRates.get("parallel consumer EOS" + pc), key / slowRates.get("parallel consumer ALO" + pc),
 				key / slowRates.get("lockstep partition"), key / slowRates.get("kafka streams EOS-v2"),
 				bestKey / slowRates.get("parallel consumer EOS" + pc),
-				bestKey / slowRates.get("parallel consumer ALO" + pc), bestKey / slowRates.get("lockstep partition"));
+				bestKey / slowRates.get("parallel consumer ALO" + pc), bestKey / slowRates.get("lockstep partition"),
+				async / slowRates.get("parallel consumer EOS" + pc));
 	}
 
-	/** Every contender of a workload, alternated run by run; prints the table, returns the medians. */
+	/**
+	 * Every contender of a workload, alternated run by run, each round in a rotated order;
+	 * prints the table, returns the medians (table rows in the contenders' order).
+	 */
 	private Map<String, Double> compare(String workload, List<Contender> contenders) throws Exception {
 		Map<String, List<Double>> rates = new LinkedHashMap<>();
 		for (int round = 1; round <= RUNS; round++) {
-			for (Contender contender : contenders) {
+			// Each round starts one contender further on, so that none always runs after the same one.
+			for (int next = 0; next < contenders.size(); next++) {
+				Contender contender = contenders.get((round - 1 + next) % contenders.size());
 				String input = (contender.serial() && workload.equals("slow")) ? "slow-serial" : workload;
 				long records = input.equals("slow-serial") ? SERIAL_RECORDS
 						: workload.equals("slow") ? SLOW_RECORDS : FAST_RECORDS;

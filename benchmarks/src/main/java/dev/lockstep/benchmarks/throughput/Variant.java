@@ -39,6 +39,12 @@ enum Variant {
 	E_KEY("lockstep-key", "Lockstep worker, ordering key", Map.of("lockstep.workers.bench.ordering", "key"),
 			LockstepVariant::new),
 
+	/** The Lockstep worker with ordering key and the asynchronous processor (a stage per record). */
+	E_ASYNC("lockstep-async", "Lockstep worker, ordering key, asynchronous processor",
+			Map.of("lockstep.workers.bench.ordering", "key", "lockstep.workers.bench.processor",
+					"asyncOrderNormalizer"),
+			LockstepVariant::new),
+
 	/** Parallel Consumer 0.5.3.3, KEY order, its exactly-once mode. */
 	PC_EOS("pc-eos", "Parallel Consumer, KEY order, PERIODIC_TRANSACTIONAL_PRODUCER",
 			Map.of("commit-mode", "PERIODIC_TRANSACTIONAL_PRODUCER"), ParallelConsumerVariant::new),
