@@ -3,9 +3,7 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,9 +47,8 @@ final class ConcurrentProcessing implements SlotProcessing {
 
 	private volatile Thread waiting;
 
-	// The rest of a poll the slot thread processes itself (RecordDispatch.runsHere), in
-	// order; slot thread only.
-	private Iterator<ConsumerRecord<byte[], byte[]>> here = Collections.emptyIterator();
+	// The rest of a poll the slot thread processes itself (BlockingDispatch.runsHere).
+	private final PollRest here = new PollRest();
 
 	ConcurrentProcessing(SlotId id, WorkerSettings settings, SlotWork work, WorkerListener listener) {
 		this(id, settings, work, listener, 0);
@@ -93,7 +90,7 @@ final class ConcurrentProcessing implements SlotProcessing {
 	public void add(ConsumerRecords<byte[], byte[]> records) {
 		if (this.outstanding == 0 && this.blocking != null && this.blocking.runsHere() && !records.isEmpty()) {
 			this.blocking.startHere(records.count());
-			this.here = records.iterator();
+			this.here.set(records);
 		}
 		else {
 			handOver(records, records.count());
@@ -137,8 +134,7 @@ final class ConcurrentProcessing implements SlotProcessing {
 			else if (this.blocking.isHereOverBudget()) {
 				// Slower than cheap records: the rest of the poll goes to the pool.
 				this.blocking.endHere();
-				List<ConsumerRecord<byte[], byte[]>> rest = new ArrayList<>();
-				this.here.forEachRemaining(rest::add);
+				List<ConsumerRecord<byte[], byte[]>> rest = this.here.takeAll();
 				handOver(rest, rest.size());
 			}
 			return record;
@@ -176,7 +172,7 @@ final class ConcurrentProcessing implements SlotProcessing {
 	 */
 	@Override
 	public void discard() {
-		this.here = Collections.emptyIterator();
+		this.here.clear();
 		this.windows.values().forEach(PartitionInFlight::close);
 		this.windows.clear();
 		this.outstanding = 0;
@@ -184,18 +180,7 @@ final class ConcurrentProcessing implements SlotProcessing {
 
 	@Override
 	public void discard(Collection<TopicPartition> partitions) {
-		if (this.here.hasNext()) {
-			List<ConsumerRecord<byte[], byte[]>> kept = new ArrayList<>();
-			this.here.forEachRemaining((raw) -> {
-				if (partitions.contains(new TopicPartition(raw.topic(), raw.partition()))) {
-					this.outstanding--;
-				}
-				else {
-					kept.add(raw);
-				}
-			});
-			this.here = kept.iterator();
-		}
+		this.outstanding -= this.here.remove(partitions);
 		for (TopicPartition partition : partitions) {
 			PartitionInFlight window = this.windows.remove(partition);
 			if (window != null) {
@@ -208,6 +193,20 @@ final class ConcurrentProcessing implements SlotProcessing {
 	@Override
 	public boolean hasPending() {
 		return this.outstanding > 0;
+	}
+
+	@Override
+	public boolean hasPending(Collection<TopicPartition> partitions) {
+		if (this.here.holdsAny(partitions)) {
+			return true;
+		}
+		for (TopicPartition partition : partitions) {
+			PartitionInFlight window = this.windows.get(partition);
+			if (window != null && window.size() > 0) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

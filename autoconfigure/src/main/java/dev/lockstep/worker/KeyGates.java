@@ -63,10 +63,7 @@ final class KeyGates {
 	 * @return the record to start, or {@code null}
 	 */
 	synchronized InFlightRecord done(InFlightRecord record) {
-		if (record.nextOfKey == null && record.key != null) {
-			this.tails.remove(record.key, record);
-		}
-		return record.nextOfKey;
+		return nextOf(record);
 	}
 
 	/**
@@ -77,14 +74,20 @@ final class KeyGates {
 	synchronized List<InFlightRecord> done(InFlightRecord[] records) {
 		List<InFlightRecord> next = new ArrayList<>();
 		for (InFlightRecord record : records) {
-			if (record.nextOfKey != null) {
-				next.add(record.nextOfKey);
-			}
-			else if (record.key != null) {
-				this.tails.remove(record.key, record);
+			InFlightRecord following = nextOf(record);
+			if (following != null) {
+				next.add(following);
 			}
 		}
 		return next;
+	}
+
+	// The record's key is free unless another record waits behind it.
+	private InFlightRecord nextOf(InFlightRecord record) {
+		if (record.nextOfKey == null && record.key != null) {
+			this.tails.remove(record.key, record);
+		}
+		return record.nextOfKey;
 	}
 
 }

@@ -50,10 +50,6 @@ final class PartitionInFlight {
 		return this.records.pollFirst();
 	}
 
-	boolean isEmpty() {
-		return this.records.isEmpty();
-	}
-
 	int size() {
 		return this.records.size();
 	}

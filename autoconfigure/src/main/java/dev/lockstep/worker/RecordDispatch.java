@@ -75,7 +75,8 @@ abstract class RecordDispatch {
 		try {
 			this.listener.recordWaited(this.id.worker(), this.id.index(), startedNanos - record.queuedNanos);
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			// Thrown on, it would end a pool task and leave its other records never done.
 			logger.debug(ex, () -> this.id + " listener failed");
 		}
 		reportProcessed(processingNanos);
@@ -99,7 +100,7 @@ abstract class RecordDispatch {
 		try {
 			this.listener.recordProcessed(this.id.worker(), this.id.index(), processingNanos);
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
 			logger.debug(ex, () -> this.id + " listener failed");
 		}
 	}

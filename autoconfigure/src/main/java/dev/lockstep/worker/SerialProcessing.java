@@ -1,13 +1,8 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.List;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
@@ -20,7 +15,7 @@ final class SerialProcessing implements SlotProcessing {
 
 	private final SlotWork work;
 
-	private Iterator<ConsumerRecord<byte[], byte[]>> pending = Collections.emptyIterator();
+	private final PollRest pending = new PollRest();
 
 	SerialProcessing(SlotWork work) {
 		this.work = work;
@@ -33,12 +28,17 @@ final class SerialProcessing implements SlotProcessing {
 
 	@Override
 	public void add(ConsumerRecords<byte[], byte[]> records) {
-		this.pending = records.iterator();
+		this.pending.set(records);
 	}
 
 	@Override
 	public boolean hasPending() {
 		return this.pending.hasNext();
+	}
+
+	@Override
+	public boolean hasPending(Collection<TopicPartition> partitions) {
+		return this.pending.holdsAny(partitions);
 	}
 
 	@Override
@@ -54,18 +54,12 @@ final class SerialProcessing implements SlotProcessing {
 
 	@Override
 	public void discard() {
-		this.pending = Collections.emptyIterator();
+		this.pending.clear();
 	}
 
 	@Override
 	public void discard(Collection<TopicPartition> partitions) {
-		List<ConsumerRecord<byte[], byte[]>> kept = new ArrayList<>();
-		this.pending.forEachRemaining((record) -> {
-			if (!partitions.contains(new TopicPartition(record.topic(), record.partition()))) {
-				kept.add(record);
-			}
-		});
-		this.pending = kept.iterator();
+		this.pending.remove(partitions);
 	}
 
 	@Override

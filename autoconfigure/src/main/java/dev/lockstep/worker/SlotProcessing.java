@@ -48,6 +48,13 @@ interface SlotProcessing extends AutoCloseable {
 	boolean hasPending();
 
 	/**
+	 * Return whether any record of the given partitions is pending.
+	 * @param partitions the partitions
+	 * @return whether records of the partitions are pending
+	 */
+	boolean hasPending(Collection<TopicPartition> partitions);
+
+	/**
 	 * Wait until a record completes, at most the given time.
 	 * @param timeout the longest wait
 	 * @return how many records completed since the last call

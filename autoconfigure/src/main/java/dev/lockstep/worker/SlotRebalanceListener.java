@@ -23,13 +23,14 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(1);
 
 	/**
-	 * The slot's commit before revocation: records in flight taken back (bounded), then
-	 * the open transaction committed, which also moves the rewind points.
+	 * The slot's commit before revocation: the revoked partitions' records in flight taken
+	 * back (bounded), then the open transaction committed, which also moves the rewind
+	 * points.
 	 */
 	@FunctionalInterface
 	interface Commit {
 
-		void commit() throws Exception;
+		void commit(Collection<TopicPartition> revoked) throws Exception;
 
 	}
 
@@ -89,7 +90,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	@Override
 	public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
 		try {
-			this.commit.commit();
+			this.commit.commit(partitions);
 		}
 		catch (SlotFailure ex) {
 			this.failure = ex;

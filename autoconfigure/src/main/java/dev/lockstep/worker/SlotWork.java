@@ -1,11 +1,13 @@
 package dev.lockstep.worker;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -84,9 +86,11 @@ final class SlotWork {
 		try {
 			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
 			boolean tombstone = decoded.value() == null;
-			return this.async.process(decoded, new SynchronizedOutput(output))
-				.handle((ignored, ex) -> (ex != null) ? failed(raw, ex)
-						: new ProcessedRecord(raw, tombstone, output.records(), null));
+			SynchronizedOutput synced = new SynchronizedOutput(output);
+			return this.async.process(decoded, synced).handle((ignored, ex) -> {
+				List<ProducerRecord<byte[], byte[]>> outputs = synced.close();
+				return (ex != null) ? failed(raw, ex) : new ProcessedRecord(raw, tombstone, outputs, null);
+			});
 		}
 		catch (Exception ex) {
 			return CompletableFuture.completedFuture(failed(raw, ex));
@@ -101,24 +105,42 @@ final class SlotWork {
 	}
 
 	/**
-	 * An asynchronous processor may send from any thread until its stage completes.
+	 * An asynchronous processor may send from any thread until its stage completes, and
+	 * not after: a late record would miss its transaction.
 	 */
 	private static final class SynchronizedOutput implements Output {
 
-		private final Output delegate;
+		private final BufferedOutput delegate;
 
-		SynchronizedOutput(Output delegate) {
+		private boolean closed;
+
+		SynchronizedOutput(BufferedOutput delegate) {
 			this.delegate = delegate;
 		}
 
 		@Override
 		public synchronized void toDestination(Object key, Object value, Headers headers) {
+			checkOpen();
 			this.delegate.toDestination(key, value, headers);
 		}
 
 		@Override
 		public synchronized void send(String topic, Object key, Object value, Headers headers) {
+			checkOpen();
 			this.delegate.send(topic, key, value, headers);
+		}
+
+		/** The stage completed: return what was sent, and take no more. */
+		synchronized List<ProducerRecord<byte[], byte[]>> close() {
+			this.closed = true;
+			return this.delegate.records();
+		}
+
+		private void checkOpen() {
+			if (this.closed) {
+				throw new IllegalStateException(
+						"The record's stage has completed: send its outputs before completing the stage");
+			}
 		}
 
 	}

@@ -1,6 +1,7 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
@@ -61,6 +62,9 @@ final class WorkerSlot implements Runnable {
 
 	// A one-shot run's budget is used up: commit, then stop.
 	private boolean finishing;
+
+	// A record blocked the slot: back off before retrying it.
+	private boolean blockedRetryDue;
 
 	private boolean paused;
 
@@ -154,9 +158,9 @@ final class WorkerSlot implements Runnable {
 		if (!this.finishing) {
 			boolean polled = false;
 			if (this.processing.acceptsMore()) {
+				boolean pending = this.processing.hasPending();
 				ConsumerRecords<byte[], byte[]> records = this.poller.poll(
-						this.processing.hasPending() ? Duration.ZERO : this.settings.pollTimeout(),
-						this.transaction.isOpen());
+						pending ? Duration.ZERO : this.settings.pollTimeout(), pending || this.transaction.isOpen());
 				this.processing.add(records);
 				polled = !records.isEmpty();
 			}
@@ -164,6 +168,11 @@ final class WorkerSlot implements Runnable {
 				this.processing.awaitCompletion(this.settings.pollTimeout());
 			}
 			takeDone();
+			if (this.blockedRetryDue) {
+				// Here, not where the record blocked: that may be a rebalance callback.
+				this.blockedRetryDue = false;
+				this.backOff.await();
+			}
 		}
 		commitIfDue();
 	}
@@ -186,8 +195,10 @@ final class WorkerSlot implements Runnable {
 				return true;
 			}
 			if (!this.claims.claim()) {
-				// One-shot run complete: what is left is never committed.
+				// One-shot run complete: what is left is never committed, nor taken back
+				// should the budget grow again (an aborting slot gives its claims back).
 				this.finishing = true;
+				this.processing.discard();
 				return false;
 			}
 			if (!accept(record)) {
@@ -203,22 +214,24 @@ final class WorkerSlot implements Runnable {
 
 	/**
 	 * Before partitions are revoked, and when the slot stops: wait (at most half the
-	 * shutdown timeout) for the records in flight and take them back. Those still running
-	 * then are dropped, uncommitted: the partition's next owner processes them again.
+	 * shutdown timeout) for their records in flight, taking back what is done. Those
+	 * still running then are dropped, uncommitted: the partition's next owner processes
+	 * them again.
+	 * @param partitions the partitions whose records are waited for
 	 */
-	private void drain() throws Exception {
+	private void drain(Collection<TopicPartition> partitions) throws Exception {
 		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos() / 2;
-		while (this.processing.hasPending() && takeDone()) {
+		while (this.processing.hasPending(partitions) && takeDone()) {
 			long left = deadline - System.nanoTime();
-			if (left <= 0 || !this.processing.hasPending()) {
+			if (left <= 0 || !this.processing.hasPending(partitions)) {
 				break;
 			}
 			this.processing.awaitCompletion(Duration.ofNanos(Math.min(left, this.settings.pollTimeout().toNanos())));
 		}
 	}
 
-	private void commitBeforeRevoke() throws Exception {
-		drain();
+	private void commitBeforeRevoke(Collection<TopicPartition> revoked) throws Exception {
+		drain(revoked);
 		if (this.transaction.isOpen()) {
 			commit();
 		}
@@ -226,7 +239,7 @@ final class WorkerSlot implements Runnable {
 
 	private void finishPending() {
 		try {
-			commitBeforeRevoke();
+			commitBeforeRevoke(this.consumer.assignment());
 		}
 		catch (SlotFailure ex) {
 			throw ex;
@@ -311,7 +324,7 @@ final class WorkerSlot implements Runnable {
 		BlockedRecord blocked = new BlockedRecord(raw.topic(), raw.partition(), raw.offset(), why);
 		this.monitor.blocked(blocked);
 		this.listener.rejected(this.id.worker(), this.id.index(), blocked);
-		this.backOff.await();
+		this.blockedRetryDue = true;
 		return false;
 	}
 
@@ -344,6 +357,8 @@ final class WorkerSlot implements Runnable {
 	 * completed it), the group's committed offsets are read from the broker first.
 	 */
 	private void rewind() {
+		// Whatever happens next (even a stop), nothing pending may join a transaction now.
+		this.processing.discard();
 		boolean fromBroker = this.transaction.takeUnknownOutcome();
 		while (!this.stopRequested) {
 			try {

@@ -90,9 +90,13 @@ class ConcurrentProcessingTests {
 	void aSlowRecordHoldsBackOnlyItsOwnPartition(Processor processor) {
 		this.processing = processing(processor, Ordering.NONE, 10);
 		add(record(P0, 0, "a"), record(P1, 0, "b"), record(P1, 1, "c"));
+		assertThat(this.processing.hasPending(Set.of(P1))).isTrue();
 		finish("in-1@0", "in-1@1");
 		assertThat(takeAll()).containsExactly(0L, 1L);
 		assertThat(this.processing.hasPending()).isTrue();
+		// A revocation of P1 waits for nothing more; one of P0 waits for its record.
+		assertThat(this.processing.hasPending(Set.of(P1))).isFalse();
+		assertThat(this.processing.hasPending(Set.of(P0))).isTrue();
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,6 +22,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -173,6 +176,52 @@ class ConcurrentWorkerSlotTests {
 		assertThat(committed).isGreaterThanOrEqualTo(100);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected((int) committed));
 		assertThat(worker.state().slots().get(0).inFlight()).isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = Ordering.class, names = { "PARTITION", "KEY", "NONE" })
+	void aFailureAfterTheStopIsRequestedCommitsNothingPastTheFailedRecord(Ordering ordering) throws Exception {
+		this.slot = new MockSlot(10);
+		CountDownLatch failing = new CountDownLatch(1);
+		CountDownLatch fail = new CountDownLatch(1);
+		Worker worker = this.slot.start(settings(ordering, (ordering == Ordering.PARTITION) ? 1 : 16),
+				(RecordProcessor<String, String>) (record, output) -> {
+					if (record.offset() == 5) {
+						failing.countDown();
+						fail.await(1, TimeUnit.MINUTES);
+						throw new IllegalStateException("pricing service down");
+					}
+					output.toDestination(record.key(), upper(record.value()), null);
+				});
+		assertThat(failing.await(1, TimeUnit.MINUTES)).isTrue();
+		Thread stopping = new Thread(worker::stop);
+		stopping.start();
+		// The stop is requested: the worker waits for its slot.
+		await().atMost(WAIT).until(() -> stopping.getState() == Thread.State.TIMED_WAITING);
+		fail.countDown();
+		stopping.join(WAIT.toMillis());
+		long committed = this.slot.committedOffset();
+		assertThat(committed).as("committed offset").isLessThanOrEqualTo(5);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(
+				this.slot.expected((int) Math.max(committed, 0)));
+	}
+
+	@Test
+	void aRecordThatAlwaysFailsStallsTheSlotWhileOthersAreInFlight() {
+		// Fewer records than the slot takes in flight: it polls on while they run.
+		this.slot = new MockSlot(20);
+		Worker worker = this.slot.start(settings(Ordering.KEY, 16), RecordProcessor.of((String value) -> {
+			// A slow call, so records run on the pool and the slot polls without waiting.
+			Thread.sleep(2);
+			if (value.equals("v3")) {
+				throw new IllegalStateException("pricing service down");
+			}
+			return upper(value);
+		}));
+		// STALLED, and it stays so: a poll that returns nothing while records are in flight
+		// is no sign that the failure has gone away.
+		await().atMost(WAIT).during(Duration.ofSeconds(2)).until(() -> worker.state().status() == WorkerStatus.STALLED);
+		assertThat(worker.state().committedRecords()).isLessThanOrEqualTo(3);
 	}
 
 	private static WorkerSettings settings(Ordering ordering, int maxInFlight) {

@@ -1,0 +1,66 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * A processor as a slot runs it on one record: blocking and asynchronous forms, their
+ * failures returned as the processed record's, and an asynchronous processor's outputs
+ * closed once its stage completes.
+ */
+class SlotWorkTests {
+
+	private final SlotCodecs codecs = new SlotCodecs(
+			MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings()));
+
+	private final ConsumerRecord<byte[], byte[]> raw = new ConsumerRecord<>("in", 0, 7, "k".getBytes(),
+			"v".getBytes());
+
+	@Test
+	void anAsynchronousRejectionIsTheRecordsFailureUnwrapped() {
+		SlotWork work = SlotWork.of(this.codecs, AsyncRecordProcessor.of((String value) -> CompletableFuture
+			.supplyAsync(() -> {
+				throw new InvalidRecordException("bad " + value);
+			})));
+		ProcessedRecord processed = work.run(this.raw);
+		assertThat(processed.failure()).isInstanceOf(InvalidRecordException.class).hasMessage("bad v");
+		assertThat(processed.outputs()).isNull();
+	}
+
+	@Test
+	void anErrorFromAnAsynchronousProcessorIsAFailureNotAThrow() {
+		SlotWork work = SlotWork.of(this.codecs, (AsyncRecordProcessor<String, String>) (record, output) -> {
+			CompletableFuture<Void> stage = new CompletableFuture<>();
+			stage.completeExceptionally(new AssertionError("broken"));
+			return stage;
+		});
+		assertThat(work.run(this.raw).failure()).isInstanceOf(IllegalStateException.class)
+			.hasRootCauseInstanceOf(AssertionError.class);
+	}
+
+	@Test
+	void anOutputSentAfterTheStageCompletedIsRefusedAndNotAddedToTheRecord() {
+		AtomicReference<Output> kept = new AtomicReference<>();
+		SlotWork work = SlotWork.of(this.codecs, (AsyncRecordProcessor<String, String>) (record, output) -> {
+			kept.set(output);
+			output.toDestination(record.key(), "first", null);
+			return CompletableFuture.completedFuture(null);
+		});
+		ProcessedRecord processed = work.run(this.raw);
+		assertThatIllegalStateException().isThrownBy(() -> kept.get().toDestination("k", "late", null))
+			.withMessageContaining("stage has completed");
+		assertThat(processed.outputs()).singleElement()
+			.satisfies((output) -> assertThat(new String(output.value())).isEqualTo("first"));
+		assertThat(processed.tombstone()).isFalse();
+	}
+
+}
