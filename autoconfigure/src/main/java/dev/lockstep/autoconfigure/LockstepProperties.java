@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.lockstep.worker.WorkerSettings;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -334,8 +336,8 @@ public class LockstepProperties {
 		private String transactionalId;
 
 		/**
-		 * Name of the processor bean (a ValueTransformer, RecordProcessor or their Async forms); defaults to the
-		 * worker's name.
+		 * Name of the processor bean (a ValueTransformer, RecordProcessor or their Async
+		 * forms); defaults to the worker's name.
 		 */
 		private String processor;
 
@@ -379,7 +381,7 @@ public class LockstepProperties {
 		 * time), key (one per key at a time) or none (any); key and none need a
 		 * thread-safe processor.
 		 */
-		private Ordering ordering = Ordering.PARTITION;
+		private WorkerSettings.Ordering ordering = WorkerSettings.Ordering.PARTITION;
 
 		/**
 		 * Most records a slot processes at once under key or none ordering (default 256);
@@ -511,11 +513,11 @@ public class LockstepProperties {
 			this.concurrency = concurrency;
 		}
 
-		public Ordering getOrdering() {
+		public WorkerSettings.Ordering getOrdering() {
 			return this.ordering;
 		}
 
-		public void setOrdering(Ordering ordering) {
+		public void setOrdering(WorkerSettings.Ordering ordering) {
 			this.ordering = ordering;
 		}
 
@@ -707,22 +709,6 @@ public class LockstepProperties {
 		public void setMaxRatio(double maxRatio) {
 			this.maxRatio = maxRatio;
 		}
-
-	}
-
-	/**
-	 * Which records of a worker slot may be processed at the same time.
-	 */
-	public enum Ordering {
-
-		/** One record at a time, in offset order. */
-		PARTITION,
-
-		/** Records of one key one at a time, in offset order; different keys at once. */
-		KEY,
-
-		/** Any records at once. */
-		NONE
 
 	}
 

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import dev.lockstep.worker.WorkerSettings;
 
 /**
  * The checks of the workers' declarations that need nothing but Lockstep's properties:
@@ -79,7 +80,7 @@ final class WorkerDeclarations {
 				"must be above 0 and at most 1");
 		refuseIf(worker.getRecovery().getStallAfter() < 1, prefix + ".recovery.stall-after", "must be at least 1");
 		Integer maxInFlight = worker.getMaxInFlight();
-		if (maxInFlight != null && worker.getOrdering() == LockstepProperties.Ordering.PARTITION) {
+		if (maxInFlight != null && worker.getOrdering() == WorkerSettings.Ordering.PARTITION) {
 			throw new LockstepConfigurationException(prefix + ".max-in-flight", null,
 					"under ordering partition a slot processes one record at a time",
 					"Set " + prefix + ".ordering to key or none to process records at the same time, or remove "

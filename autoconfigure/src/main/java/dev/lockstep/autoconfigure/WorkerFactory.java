@@ -138,11 +138,11 @@ class WorkerFactory {
 				new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
 						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
 				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout(),
-				WorkerSettings.Ordering.valueOf(worker.getOrdering().name()), maxInFlight(worker));
+				worker.getOrdering(), maxInFlight(worker));
 	}
 
 	private static int maxInFlight(LockstepProperties.Worker worker) {
-		if (worker.getOrdering() == LockstepProperties.Ordering.PARTITION) {
+		if (worker.getOrdering() == WorkerSettings.Ordering.PARTITION) {
 			return 1;
 		}
 		return (worker.getMaxInFlight() != null) ? worker.getMaxInFlight() : WorkerSettings.DEFAULT_MAX_IN_FLIGHT;

@@ -8,13 +8,17 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
+import org.springframework.core.log.LogAccessor;
+
 /**
  * A slot's polls and what each one tells: the rewind point of every partition it read,
  * the input deadline of a one-shot run, a quiet slot, and the lag of every assigned
  * partition (read on every poll: an empty poll is what moves past a final commit
- * marker).
+ * marker). An operator's pause pauses the slot's partitions.
  */
 final class SlotPoller {
+
+	private static final LogAccessor logger = new LogAccessor(SlotPoller.class);
 
 	private final SlotId id;
 
@@ -31,6 +35,8 @@ final class SlotPoller {
 	private Consumer<byte[], byte[]> consumer;
 
 	private long lastInputNanos;
+
+	private boolean paused;
 
 	SlotPoller(SlotId id, Duration idleTimeout, SlotRebalanceListener rebalance, RewindPoints rewindPoints,
 			SlotMonitor monitor, WorkerListener listener) {
@@ -82,6 +88,28 @@ final class SlotPoller {
 		this.monitor.lag(lag);
 		this.listener.polled(this.id.worker(), this.id.index(), records.count(), lag);
 		return records;
+	}
+
+	boolean isPaused() {
+		return this.paused;
+	}
+
+	/**
+	 * Pause or resume every assigned partition (and those assigned while paused); the slot
+	 * has committed its open transaction first.
+	 * @param pause whether to pause
+	 */
+	void pause(boolean pause) {
+		if (pause) {
+			this.consumer.pause(this.consumer.assignment());
+		}
+		else {
+			this.consumer.resume(this.consumer.paused());
+		}
+		this.paused = pause;
+		this.rebalance.paused(pause);
+		this.monitor.status(pause ? WorkerStatus.PAUSED : WorkerStatus.RUNNING);
+		logger.info(() -> this.id + (pause ? " paused" : " resumed"));
 	}
 
 	private Map<TopicPartition, Long> lag() {

@@ -66,8 +66,6 @@ final class WorkerSlot implements Runnable {
 	// A record blocked the slot: back off before retrying it.
 	private boolean blockedRetryDue;
 
-	private boolean paused;
-
 	private Consumer<byte[], byte[]> consumer;
 
 	WorkerSlot(SlotId id, WorkerSettings settings, SlotClients clients, SlotWork work,
@@ -258,22 +256,12 @@ final class WorkerSlot implements Runnable {
 	}
 
 	private void applyPause() throws Exception {
-		if (this.pauseRequested && !this.paused) {
-			if (this.transaction.isOpen()) {
+		boolean pause = this.pauseRequested;
+		if (pause != this.poller.isPaused()) {
+			if (pause && this.transaction.isOpen()) {
 				commit();
 			}
-			this.consumer.pause(this.consumer.assignment());
-			this.paused = true;
-			this.rebalance.paused(true);
-			this.monitor.status(WorkerStatus.PAUSED);
-			logger.info(() -> this.id + " paused");
-		}
-		else if (!this.pauseRequested && this.paused) {
-			this.consumer.resume(this.consumer.paused());
-			this.paused = false;
-			this.rebalance.paused(false);
-			this.monitor.status(WorkerStatus.RUNNING);
-			logger.info(() -> this.id + " resumed");
+			this.poller.pause(pause);
 		}
 	}
 
