@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.worker.ExactlyOnceClients;
+import dev.lockstep.worker.WorkerObservations;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -66,7 +67,7 @@ public final class LockstepListenerAutoConfiguration {
 			ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<?, ?> consumerFactory,
 			@Qualifier("lockstepListenerProducerFactory") ProducerFactory<Object, Object> transactionalProducerFactory,
 			ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers, LockstepProperties properties,
-			Environment environment) {
+			Environment environment, ObjectProvider<WorkerObservations> observations) {
 		Map<String, Object> consumer = new HashMap<>(consumerFactory.getConfigurationProperties());
 		transportSecurity(properties, environment).checkClient("the listener containers' consumer", null, "consumer",
 				consumer);
@@ -79,6 +80,9 @@ public final class LockstepListenerAutoConfiguration {
 		factory.setBatchListener(true);
 		factory.getContainerProperties()
 			.setKafkaAwareTransactionManager(new KafkaTransactionManager<>(transactionalProducerFactory));
+		if (observations.getIfAvailable(() -> WorkerObservations.NONE).isEnabled()) {
+			factory.getContainerProperties().setObservationEnabled(true);
+		}
 		return factory;
 	}
 

@@ -2,6 +2,8 @@ package dev.lockstep.autoconfigure;
 
 import java.util.Map;
 
+import dev.lockstep.worker.WorkerObservations;
+
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -37,8 +39,13 @@ class LockstepProducersRegistrar implements ImportBeanDefinitionRegistrar, Envir
 		for (String name : producers.keySet()) {
 			if (!registry.containsBeanDefinition(name)) {
 				RootBeanDefinition template = new RootBeanDefinition(KafkaTemplate.class);
-				template.setInstanceSupplier(() -> new KafkaTemplate<>(
-						beanFactory.getBean(LockstepProducers.class).producerFactory(name)));
+				template.setInstanceSupplier(() -> {
+					KafkaTemplate<Object, Object> kafkaTemplate = new KafkaTemplate<>(
+							beanFactory.getBean(LockstepProducers.class).producerFactory(name));
+					// spring-kafka's observations, so a trace begins where application code sends.
+					kafkaTemplate.setObservationEnabled(observationsEnabled(beanFactory));
+					return kafkaTemplate;
+				});
 				registry.registerBeanDefinition(name, template);
 			}
 			String transactionManagerName = name + "TransactionManager";
@@ -49,6 +56,11 @@ class LockstepProducersRegistrar implements ImportBeanDefinitionRegistrar, Envir
 				registry.registerBeanDefinition(transactionManagerName, transactionManager);
 			}
 		}
+	}
+
+	private static boolean observationsEnabled(BeanFactory beanFactory) {
+		return beanFactory.getBeanProvider(WorkerObservations.class).getIfAvailable(() -> WorkerObservations.NONE)
+			.isEnabled();
 	}
 
 }

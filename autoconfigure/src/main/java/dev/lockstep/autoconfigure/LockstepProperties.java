@@ -41,6 +41,8 @@ public class LockstepProperties {
 
 	private final Security security = new Security();
 
+	private final Observations observations = new Observations();
+
 	private final Dev dev = new Dev();
 
 	public Registry getRegistry() {
@@ -65,6 +67,10 @@ public class LockstepProperties {
 
 	public Security getSecurity() {
 		return this.security;
+	}
+
+	public Observations getObservations() {
+		return this.observations;
 	}
 
 	public Dev getDev() {
@@ -860,6 +866,28 @@ public class LockstepProperties {
 
 		public void setRequireEncryption(boolean requireEncryption) {
 			this.requireEncryption = requireEncryption;
+		}
+
+	}
+
+	/**
+	 * Observations (traces, and the meters of observation handlers).
+	 */
+	public static class Observations {
+
+		/**
+		 * Whether workers observe each record and transaction, and named producers and the
+		 * listener container factory enable spring-kafka's observations; default: when
+		 * Micrometer Tracing is configured.
+		 */
+		private Boolean enabled;
+
+		public Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(Boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

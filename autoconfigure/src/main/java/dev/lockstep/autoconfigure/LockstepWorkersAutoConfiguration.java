@@ -14,6 +14,7 @@ import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerListener;
+import dev.lockstep.worker.WorkerObservations;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -62,13 +63,15 @@ public final class LockstepWorkersAutoConfiguration {
 	LockstepWorkers lockstepWorkers(LockstepProperties properties, ConsumerFactory<?, ?> consumerFactory,
 			ProducerFactory<?, ?> producerFactory, CodecFactory codecFactory, KafkaPropertiesValidator validator,
 			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory, ObjectProvider<WorkerListener> listeners,
-			Environment environment, ObjectProvider<RegistryClient> registryClient) {
+			Environment environment, ObjectProvider<RegistryClient> registryClient,
+			ObjectProvider<WorkerObservations> observations) {
 		TransportSecurity security = new TransportSecurity(properties.getSecurity().isRequireEncryption(),
 				new PropertyOrigins(environment));
 		Map<String, Worker> workers = new WorkerFactory(properties, consumerFactory.getConfigurationProperties(),
 				producerFactory.getConfigurationProperties(), codecFactory, validator, security,
 				registryClient.getIfAvailable(), beanFactory, recoveryPolicy,
-				new CompositeWorkerListener(listeners.orderedStream().toList()))
+				new CompositeWorkerListener(listeners.orderedStream().toList()),
+				observations.getIfAvailable(() -> WorkerObservations.NONE))
 			.createAll();
 		Set<String> autoStartup = properties.getWorkers()
 			.entrySet()

@@ -17,6 +17,7 @@ import dev.lockstep.worker.AsyncValueTransformer;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.ValueTransformer;
+import dev.lockstep.worker.WorkerObservations;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerListener;
 import dev.lockstep.worker.WorkerSettings;
@@ -61,8 +62,9 @@ class WorkerFactory {
 	WorkerFactory(LockstepProperties properties, Map<String, Object> baseConsumer, Map<String, Object> baseProducer,
 			CodecFactory codecs, KafkaPropertiesValidator validator, TransportSecurity security,
 			RegistryClient registry, BeanFactory beanFactory,
-			RecoveryPolicy recoveryPolicy, WorkerListener listener) {
+			RecoveryPolicy recoveryPolicy, WorkerListener listener, WorkerObservations observations) {
 		this.properties = properties;
+		this.observations = observations;
 		this.baseConsumer = withoutSerdes(baseConsumer);
 		this.baseProducer = withoutSerdes(baseProducer);
 		this.codecs = codecs;
@@ -73,6 +75,8 @@ class WorkerFactory {
 		this.recoveryPolicy = recoveryPolicy;
 		this.listener = listener;
 	}
+
+	private final WorkerObservations observations;
 
 	Map<String, Worker> createAll() {
 		// Already checked before any bean was created (LockstepPropertiesAutoConfiguration);
@@ -138,7 +142,7 @@ class WorkerFactory {
 				new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
 						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
 				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout(),
-				worker.getOrdering(), maxInFlight(worker));
+				worker.getOrdering(), maxInFlight(worker), this.observations);
 	}
 
 	private static int maxInFlight(LockstepProperties.Worker worker) {

@@ -4,8 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 /**
  * Records of an {@link AsyncRecordProcessor}: started on the slot's pool (a few threads:
@@ -51,16 +49,7 @@ final class AsyncDispatch extends RecordDispatch {
 			return;
 		}
 		long startedNanos = System.nanoTime();
-		CompletionStage<ProcessedRecord> stage;
-		try {
-			stage = this.work.start(record.raw);
-		}
-		catch (Throwable ex) {
-			// Thrown on, it would leave the record never done.
-			stage = CompletableFuture.completedFuture(
-					new ProcessedRecord(record.raw, false, null, new IllegalStateException("Processing failed", ex)));
-		}
-		stage.thenAccept((result) -> {
+		this.work.start(record.raw).thenAccept((result) -> {
 			finish(record, result, startedNanos);
 			wakeSlot();
 			completed(record);

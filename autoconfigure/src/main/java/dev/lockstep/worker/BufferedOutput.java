@@ -21,12 +21,16 @@ final class BufferedOutput implements Output {
 
 	private final Serializer<Object> valueSerializer;
 
+	private final RecordObservation observation;
+
 	private final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(1);
 
-	BufferedOutput(String destination, Serializer<Object> keySerializer, Serializer<Object> valueSerializer) {
+	BufferedOutput(String destination, Serializer<Object> keySerializer, Serializer<Object> valueSerializer,
+			RecordObservation observation) {
 		this.destination = destination;
 		this.keySerializer = keySerializer;
 		this.valueSerializer = valueSerializer;
+		this.observation = observation;
 	}
 
 	@Override
@@ -37,6 +41,8 @@ final class BufferedOutput implements Output {
 	@Override
 	public void send(String topic, Object key, Object value, Headers headers) {
 		RecordHeaders copy = (headers != null) ? new RecordHeaders(headers.toArray()) : new RecordHeaders();
+		// The record's trace context, in place of the input's the headers may carry.
+		this.observation.inject(copy);
 		// An encoding failure propagates as it is: the codec's exception type says whether
 		// the value can never be encoded or the codec failed for now (a registry outage).
 		this.records.add(new ProducerRecord<>(topic, null, this.keySerializer.serialize(topic, copy, key),

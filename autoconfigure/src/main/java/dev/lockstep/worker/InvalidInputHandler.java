@@ -98,17 +98,18 @@ final class InvalidInputHandler {
 
 	/**
 	 * Handle an invalid record inside the open transaction.
-	 * @param raw the record as consumed
-	 * @param reason why it is invalid
+	 * @param record the record, failed as invalid input
 	 * @param transaction the slot's transaction
 	 * @return what the slot does next
 	 */
-	Outcome invalid(ConsumerRecord<byte[], byte[]> raw, Throwable reason, SlotTransaction transaction) {
+	Outcome invalid(ProcessedRecord record, SlotTransaction transaction) {
+		ConsumerRecord<byte[], byte[]> raw = record.raw();
+		Exception reason = record.failure();
 		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
 		BlockedRecord skip = this.skipRequested;
 		if (skip != null && skip.topic().equals(raw.topic()) && skip.partition() == raw.partition()
 				&& skip.offset() == raw.offset()) {
-			skip(raw, reason, where, transaction);
+			skip(record, where, transaction);
 			return Outcome.HANDLED;
 		}
 		if (this.policy.mode() != InvalidInputPolicy.Mode.QUARANTINE) {
@@ -126,7 +127,8 @@ final class InvalidInputHandler {
 		transaction.send(quarantined(raw, reason));
 		transaction.begin().quarantined(raw);
 		this.monitor.error("Quarantined " + where + ": " + reason.getMessage());
-		logger.warn(() -> this.id + " quarantined " + where + ": " + reason.getMessage());
+		record.observation().inScope(() -> logger.warn(() -> this.id + " quarantined " + where + ": "
+				+ reason.getMessage()));
 		return Outcome.HANDLED;
 	}
 
@@ -167,8 +169,9 @@ final class InvalidInputHandler {
 	 * Move past a blocked record on an operator's request, inside the transaction: to the
 	 * quarantine topic when there is one, otherwise only its offset moves.
 	 */
-	private void skip(ConsumerRecord<byte[], byte[]> raw, Throwable reason, String where,
-			SlotTransaction transaction) {
+	private void skip(ProcessedRecord skipped, String where, SlotTransaction transaction) {
+		ConsumerRecord<byte[], byte[]> raw = skipped.raw();
+		Exception reason = skipped.failure();
 		String quarantineTopic = this.policy.quarantineTopic();
 		boolean toQuarantine = quarantineTopic != null && !quarantineTopic.isBlank();
 		if (toQuarantine) {
@@ -179,9 +182,8 @@ final class InvalidInputHandler {
 		transaction.begin().quarantined(raw);
 		this.monitor.status(WorkerStatus.RUNNING);
 		this.monitor.error("Skipped " + where + " on operator request: " + reason.getMessage());
-		logger.warn(() -> this.id + " skipped " + where + " on operator request"
-				+ (toQuarantine ? " (written to " + quarantineTopic + ")" : "") + ": "
-				+ reason.getMessage());
+		skipped.observation().inScope(() -> logger.warn(() -> this.id + " skipped " + where + " on operator request"
+				+ (toQuarantine ? " (written to " + quarantineTopic + ")" : "") + ": " + reason.getMessage()));
 	}
 
 	private ProducerRecord<byte[], byte[]> quarantined(ConsumerRecord<byte[], byte[]> raw, Throwable reason) {

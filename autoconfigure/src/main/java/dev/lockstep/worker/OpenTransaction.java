@@ -18,6 +18,8 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class OpenTransaction implements Callback {
 
+	private final TransactionObservation observation;
+
 	private final long startedNanos = System.nanoTime();
 
 	// The wall clock too: the monotonic clock may not advance while a VM is frozen.
@@ -40,6 +42,18 @@ final class OpenTransaction implements Callback {
 	private int quarantined;
 
 	private int outputs;
+
+	OpenTransaction(TransactionObservation observation) {
+		this.observation = observation;
+	}
+
+	/**
+	 * The transaction committed, or was given up: its observation ends.
+	 * @param result how it ended
+	 */
+	void ended(TransactionObservationContext.Result result) {
+		this.observation.ended(result, this.records);
+	}
 
 	@Override
 	public void onCompletion(RecordMetadata metadata, Exception exception) {

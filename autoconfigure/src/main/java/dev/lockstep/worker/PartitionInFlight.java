@@ -59,6 +59,12 @@ final class PartitionInFlight {
 	 */
 	void close() {
 		this.closed = true;
+		for (InFlightRecord record : this.records) {
+			// One still running stops its own once done (RecordDispatch.finish).
+			if (record.done && record.result != null) {
+				record.result.observation().stop();
+			}
+		}
 		this.records.clear();
 	}
 

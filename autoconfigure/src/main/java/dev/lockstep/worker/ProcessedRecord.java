@@ -13,7 +13,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * @param tombstone whether its value was a tombstone
  * @param outputs its encoded outputs, or {@code null} when it failed
  * @param failure what its decoding, processing or encoding threw, or {@code null}
+ * @param observation its process observation, started ({@link RecordObservation#NONE}
+ * without observations)
  */
 record ProcessedRecord(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
-		List<ProducerRecord<byte[], byte[]>> outputs, Exception failure) {
+		List<ProducerRecord<byte[], byte[]>> outputs, Exception failure, RecordObservation observation) {
 }

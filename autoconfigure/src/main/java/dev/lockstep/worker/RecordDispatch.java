@@ -72,6 +72,10 @@ abstract class RecordDispatch {
 		record.result = result;
 		long processingNanos = System.nanoTime() - startedNanos;
 		done(record);
+		if (record.isStale()) {
+			// Dropped while it ran (a rewind or revoke): nobody takes it back.
+			result.observation().stop();
+		}
 		try {
 			this.listener.recordWaited(this.id.worker(), this.id.index(), startedNanos - record.queuedNanos);
 		}

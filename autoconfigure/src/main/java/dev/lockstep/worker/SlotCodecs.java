@@ -37,8 +37,8 @@ final class SlotCodecs {
 				raw.serializedKeySize(), raw.serializedValueSize(), key, value, raw.headers(), raw.leaderEpoch());
 	}
 
-	BufferedOutput newOutput() {
-		return new BufferedOutput(this.destination, this.keySerializer, this.valueSerializer);
+	BufferedOutput newOutput(RecordObservation observation) {
+		return new BufferedOutput(this.destination, this.keySerializer, this.valueSerializer, observation);
 	}
 
 }

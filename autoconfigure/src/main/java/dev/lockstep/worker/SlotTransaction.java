@@ -40,6 +40,11 @@ final class SlotTransaction {
 
 	private final Duration maxBlock;
 
+	private final WorkerObservations observations;
+
+	// The last transaction's sequence number: each begun transaction gets the next.
+	private long sequence;
+
 	private Producer<byte[], byte[]> producer;
 
 	private OpenTransaction open;
@@ -54,13 +59,13 @@ final class SlotTransaction {
 	// The last transaction call failed fenced after it had timed out and been retried.
 	private boolean fencedOnRetry;
 
-	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings.TransactionSizing sizing,
-			SlotFailures failures, BackOff backOff, SlotMonitor monitor,
-			WorkerListener listener, BudgetClaims claims, Duration maxBlock) {
-		this.maxBlock = maxBlock;
+	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings settings, SlotFailures failures, BackOff backOff,
+			SlotMonitor monitor, WorkerListener listener, BudgetClaims claims) {
+		this.maxBlock = settings.producerMaxBlock();
+		this.observations = settings.observations();
 		this.id = id;
 		this.clients = clients;
-		this.sizing = sizing;
+		this.sizing = settings.transaction();
 		this.failures = failures;
 		this.backOff = backOff;
 		this.monitor = monitor;
@@ -105,10 +110,20 @@ final class SlotTransaction {
 	OpenTransaction begin() {
 		if (this.open == null) {
 			this.producer.beginTransaction();
-			this.open = new OpenTransaction();
+			this.sequence++;
+			this.open = new OpenTransaction(this.observations.transaction(this.id, this.sequence));
 			this.monitor.transactionOpen(true);
 		}
 		return this.open;
+	}
+
+	/**
+	 * Return the open transaction's sequence number: with the transactional id it names
+	 * the transaction in observations.
+	 * @return the sequence number
+	 */
+	long sequence() {
+		return this.sequence;
 	}
 
 	void send(List<ProducerRecord<byte[], byte[]>> records) {
@@ -168,6 +183,7 @@ final class SlotTransaction {
 		}
 		this.outcomeUnknown = false;
 		this.claims.committed();
+		committing.ended(TransactionObservationContext.Result.COMMITTED);
 		this.open = null;
 		this.monitor.transactionOpen(false);
 		this.monitor.committed(committing.records());
@@ -263,6 +279,7 @@ final class SlotTransaction {
 		this.monitor.transactionOpen(false);
 		this.claims.released();
 		if (released != null) {
+			released.ended(TransactionObservationContext.Result.ABORTED);
 			this.listener.aborted(this.id.worker(), this.id.index(), released.records());
 		}
 	}

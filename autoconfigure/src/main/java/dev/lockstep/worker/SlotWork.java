@@ -6,17 +6,20 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
+import io.micrometer.observation.Observation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 
 /**
  * The user's processor as a slot runs it on one record: decode, process, collect the
- * encoded outputs. A blocking processor runs on the calling thread; an asynchronous one
- * returns at once with a stage. Either way every failure comes back as the processed
- * record's failure, never thrown.
+ * encoded outputs, observed when the worker has observations. A blocking processor runs
+ * on the calling thread; an asynchronous one returns at once with a stage. Either way
+ * every failure comes back as the processed record's failure, never thrown.
  */
 final class SlotWork {
+
+	private final WorkerSettings settings;
 
 	private final SlotCodecs codecs;
 
@@ -25,18 +28,19 @@ final class SlotWork {
 	private final AsyncRecordProcessor<Object, Object> async;
 
 	@SuppressWarnings("unchecked")
-	private SlotWork(SlotCodecs codecs, RecordProcessor<?, ?> blocking, AsyncRecordProcessor<?, ?> async) {
-		this.codecs = codecs;
+	private SlotWork(WorkerSettings settings, RecordProcessor<?, ?> blocking, AsyncRecordProcessor<?, ?> async) {
+		this.settings = settings;
+		this.codecs = new SlotCodecs(settings);
 		this.blocking = (RecordProcessor<Object, Object>) blocking;
 		this.async = (AsyncRecordProcessor<Object, Object>) async;
 	}
 
-	static SlotWork of(SlotCodecs codecs, RecordProcessor<?, ?> processor) {
-		return new SlotWork(codecs, processor, null);
+	static SlotWork of(WorkerSettings settings, RecordProcessor<?, ?> processor) {
+		return new SlotWork(settings, processor, null);
 	}
 
-	static SlotWork of(SlotCodecs codecs, AsyncRecordProcessor<?, ?> processor) {
-		return new SlotWork(codecs, null, processor);
+	static SlotWork of(WorkerSettings settings, AsyncRecordProcessor<?, ?> processor) {
+		return new SlotWork(settings, null, processor);
 	}
 
 	boolean isAsync() {
@@ -55,20 +59,22 @@ final class SlotWork {
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				return failed(raw, ex);
+				return failed(raw, ex, RecordObservation.NONE);
 			}
 			catch (ExecutionException ex) {
-				return failed(raw, ex.getCause());
+				return failed(raw, ex.getCause(), RecordObservation.NONE);
 			}
 		}
-		BufferedOutput output = this.codecs.newOutput();
-		try {
+		RecordObservation observation = this.settings.observations().process(raw, this.settings);
+		BufferedOutput output = this.codecs.newOutput(observation);
+		try (Observation.Scope scope = observation.openScope()) {
 			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
 			this.blocking.process(decoded, output);
-			return new ProcessedRecord(raw, decoded.value() == null, output.records(), null);
+			return new ProcessedRecord(raw, decoded.value() == null, output.records(), null, observation);
 		}
-		catch (Exception ex) {
-			return failed(raw, ex);
+		catch (Throwable ex) {
+			// An Error too: thrown on, it would end a pool task with its records never done.
+			return failed(raw, ex, observation);
 		}
 	}
 
@@ -82,26 +88,30 @@ final class SlotWork {
 		if (this.async == null) {
 			return CompletableFuture.completedFuture(run(raw));
 		}
-		BufferedOutput output = this.codecs.newOutput();
-		try {
+		RecordObservation observation = this.settings.observations().process(raw, this.settings);
+		SynchronizedOutput output = new SynchronizedOutput(this.codecs.newOutput(observation));
+		try (Observation.Scope scope = observation.openScope()) {
 			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
 			boolean tombstone = decoded.value() == null;
-			SynchronizedOutput synced = new SynchronizedOutput(output);
-			return this.async.process(decoded, synced).handle((ignored, ex) -> {
-				List<ProducerRecord<byte[], byte[]>> outputs = synced.close();
-				return (ex != null) ? failed(raw, ex) : new ProcessedRecord(raw, tombstone, outputs, null);
+			return this.async.process(decoded, output).handle((ignored, ex) -> {
+				List<ProducerRecord<byte[], byte[]>> outputs = output.close();
+				return (ex != null) ? failed(raw, ex, observation)
+						: new ProcessedRecord(raw, tombstone, outputs, null, observation);
 			});
 		}
-		catch (Exception ex) {
-			return CompletableFuture.completedFuture(failed(raw, ex));
+		catch (Throwable ex) {
+			output.close();
+			return CompletableFuture.completedFuture(failed(raw, ex, observation));
 		}
 	}
 
-	private static ProcessedRecord failed(ConsumerRecord<byte[], byte[]> raw, Throwable failure) {
+	private static ProcessedRecord failed(ConsumerRecord<byte[], byte[]> raw, Throwable failure,
+			RecordObservation observation) {
 		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 				: failure;
 		Exception exception = (cause instanceof Exception ex) ? ex : new IllegalStateException("Processing failed", cause);
-		return new ProcessedRecord(raw, false, null, exception);
+		observation.error(exception);
+		return new ProcessedRecord(raw, false, null, exception, observation);
 	}
 
 	/**

@@ -70,16 +70,16 @@ public final class Worker {
 	 */
 	public Worker(WorkerSettings settings, AsyncRecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
 			WorkerListener listener) {
-		this(settings, (codecs) -> SlotWork.of(codecs, processor), recoveryPolicy, listener,
+		this(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), recoveryPolicy, listener,
 				(slot) -> new KafkaSlotClients(settings, slot));
 	}
 
 	Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
 			WorkerListener listener, Function<SlotId, SlotClients> clients) {
-		this(settings, (codecs) -> SlotWork.of(codecs, processor), recoveryPolicy, listener, clients);
+		this(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), recoveryPolicy, listener, clients);
 	}
 
-	Worker(WorkerSettings settings, Function<SlotCodecs, SlotWork> work, RecoveryPolicy recoveryPolicy,
+	Worker(WorkerSettings settings, Function<WorkerSettings, SlotWork> work, RecoveryPolicy recoveryPolicy,
 			WorkerListener listener, Function<SlotId, SlotClients> clients) {
 		this.settings = settings;
 		long stopAfter = settings.bounds().stopAfterRecords();
@@ -90,7 +90,7 @@ public final class Worker {
 			SlotMonitor monitor = new SlotMonitor(slot, id.transactionalId(), Clock.systemUTC(),
 					settings.recovery().stallAfter());
 			this.monitors.add(monitor);
-			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), work.apply(new SlotCodecs(settings)),
+			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), work.apply(settings),
 					classifier, recoveryPolicy, monitor, budget, listener));
 		}
 		listener.workerCreated(settings.name());

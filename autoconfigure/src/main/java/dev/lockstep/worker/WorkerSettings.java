@@ -30,12 +30,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param ordering which records of a slot may be processed at the same time
  * @param maxInFlight the most records a slot processes at once (1 under
  * {@link Ordering#PARTITION})
+ * @param observations the worker's observations ({@link WorkerObservations#NONE} for none)
  */
 public record WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
 		String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
 		Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
 		InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
-		Ordering ordering, int maxInFlight) {
+		Ordering ordering, int maxInFlight, WorkerObservations observations) {
 
 	/** Records in flight per slot under {@link Ordering#KEY} and {@link Ordering#NONE} unless set. */
 	public static final int DEFAULT_MAX_IN_FLIGHT = 256;
@@ -44,6 +45,9 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		sourceTopics = List.copyOf(sourceTopics);
 		consumerProperties = Map.copyOf(consumerProperties);
 		producerProperties = Map.copyOf(producerProperties);
+		if (observations == null) {
+			observations = WorkerObservations.NONE;
+		}
 		if (concurrency < 1) {
 			throw new IllegalArgumentException("Concurrency must be at least 1, not " + concurrency);
 		}
@@ -51,6 +55,36 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			throw new IllegalArgumentException("Max in flight must be at least 1, and 1 under ordering PARTITION, not "
 					+ maxInFlight + " under " + ordering);
 		}
+	}
+
+	/**
+	 * Create settings without observations.
+	 * @param name the worker's name
+	 * @param sourceTopics the topics consumed
+	 * @param destination the topic {@link Output#toDestination} writes to
+	 * @param groupId the consumer group
+	 * @param transactionalId the base of each slot's transactional id
+	 * @param consumerProperties consumer properties
+	 * @param producerProperties producer properties
+	 * @param codecs the key and value codecs of input and output
+	 * @param concurrency the number of slots
+	 * @param pollTimeout the longest a poll waits for records
+	 * @param transaction when an open transaction is committed
+	 * @param invalidInput what happens to records that can never be processed
+	 * @param recovery the back-off between recovery attempts
+	 * @param bounds optional bounds for one-shot runs
+	 * @param shutdownTimeout the longest a graceful stop waits for the slots
+	 * @param ordering which records of a slot may be processed at the same time
+	 * @param maxInFlight the most records a slot processes at once
+	 */
+	public WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
+			String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
+			Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
+			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
+			Ordering ordering, int maxInFlight) {
+		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
+				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
+				ordering, maxInFlight, WorkerObservations.NONE);
 	}
 
 	/**
@@ -77,7 +111,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout) {
 		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
 				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				Ordering.PARTITION, 1);
+				Ordering.PARTITION, 1, WorkerObservations.NONE);
 	}
 
 	/**
@@ -91,7 +125,19 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
 				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
 				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, ordering,
-				maxInFlight);
+				maxInFlight, this.observations);
+	}
+
+	/**
+	 * Return these settings with observations.
+	 * @param observations the worker's observations
+	 * @return the new settings
+	 */
+	public WorkerSettings withObservations(WorkerObservations observations) {
+		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
+				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
+				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, this.ordering,
+				this.maxInFlight, observations);
 	}
 
 	/**

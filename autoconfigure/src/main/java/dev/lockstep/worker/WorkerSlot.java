@@ -79,8 +79,8 @@ final class WorkerSlot implements Runnable {
 		this.claims = new BudgetClaims(budget);
 		this.listener = listener;
 		this.backOff = new BackOff(settings.recovery());
-		this.transaction = new SlotTransaction(id, clients, settings.transaction(), this.failures, this.backOff,
-				monitor, listener, this.claims, settings.producerMaxBlock());
+		this.transaction = new SlotTransaction(id, clients, settings, this.failures, this.backOff, monitor, listener,
+				this.claims);
 		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
 		this.processing = SlotProcessing.of(id, settings, work, listener);
 		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commitBeforeRevoke, this::rewind,
@@ -195,6 +195,7 @@ final class WorkerSlot implements Runnable {
 			if (!this.claims.claim()) {
 				// One-shot run complete: what is left is never committed, nor taken back
 				// should the budget grow again (an aborting slot gives its claims back).
+				record.observation().stop();
 				this.finishing = true;
 				this.processing.discard();
 				return false;
@@ -272,29 +273,48 @@ final class WorkerSlot implements Runnable {
 	 * @throws Exception the failure, when it is not invalid input
 	 */
 	private boolean accept(ProcessedRecord record) throws Exception {
+		boolean joined = false;
+		try {
+			joined = join(record);
+			return joined;
+		}
+		finally {
+			// Its observation ends here, naming the transaction it joined. (The transaction's
+			// own observation began outside the record's scope: it is not the record's child.)
+			if (joined && this.transaction.isOpen()) {
+				record.observation().joined(this.id.transactionalId(), this.transaction.sequence());
+			}
+			record.observation().stop();
+		}
+	}
+
+	private boolean join(ProcessedRecord record) throws Exception {
 		ConsumerRecord<byte[], byte[]> raw = record.raw();
 		Exception failure = record.failure();
 		if (failure != null) {
 			if (this.failures.categorize(failure) != FailureCategory.INVALID_INPUT) {
 				throw failure;
 			}
-			return invalid(raw, failure);
+			return invalid(record);
 		}
 		OpenTransaction open = this.transaction.begin();
 		this.transaction.send(record.outputs());
 		open.processed(raw, record.tombstone());
 		this.invalidInput.valid();
 		if (this.monitor.status() == WorkerStatus.BLOCKED) {
-			logger.info(() -> this.id + " unblocked at " + raw.topic() + "-" + raw.partition() + "@" + raw.offset());
+			record.observation().inScope(() -> logger.info(() -> this.id + " unblocked at " + raw.topic() + "-"
+					+ raw.partition() + "@" + raw.offset()));
 			this.monitor.status(WorkerStatus.RUNNING);
 		}
 		return true;
 	}
 
-	private boolean invalid(ConsumerRecord<byte[], byte[]> raw, Exception reason) throws Exception {
-		if (this.invalidInput.invalid(raw, reason, this.transaction) == InvalidInputHandler.Outcome.HANDLED) {
+	private boolean invalid(ProcessedRecord record) throws Exception {
+		if (this.invalidInput.invalid(record, this.transaction) == InvalidInputHandler.Outcome.HANDLED) {
 			return true;
 		}
+		ConsumerRecord<byte[], byte[]> raw = record.raw();
+		Exception reason = record.failure();
 		// Block: commit what came before the record, then hold the slot at it.
 		this.claims.unclaim();
 		if (this.transaction.isEmpty()) {
@@ -307,7 +327,7 @@ final class WorkerSlot implements Runnable {
 		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
 		String why = this.invalidInput.blockReason(reason);
 		if (this.monitor.status() != WorkerStatus.BLOCKED) {
-			logger.error(() -> this.id + " BLOCKED at " + where + ": " + why);
+			record.observation().inScope(() -> logger.error(() -> this.id + " BLOCKED at " + where + ": " + why));
 		}
 		BlockedRecord blocked = new BlockedRecord(raw.topic(), raw.partition(), raw.offset(), why);
 		this.monitor.blocked(blocked);

@@ -220,7 +220,7 @@ class ConcurrentProcessingTests {
 			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
 			.withOrdering(Ordering.KEY, 10);
 		this.processing = new ConcurrentProcessing(SlotId.of(settings, 0), settings,
-				SlotWork.of(new SlotCodecs(settings), (RecordProcessor<String, String>) (record, output) -> {
+				SlotWork.of(settings, (RecordProcessor<String, String>) (record, output) -> {
 					threads.put(record.offset(), Thread.currentThread().getName());
 					if (record.offset() % 100 == 10 && slot.equals(Thread.currentThread().getName())
 							&& slowOffset.compareAndSet(-1, record.offset())) {
@@ -273,13 +273,12 @@ class ConcurrentProcessingTests {
 		WorkerSettings settings = MockSlot
 			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
 			.withOrdering(ordering, maxInFlight);
-		SlotCodecs codecs = new SlotCodecs(settings);
 		SlotWork work = switch (processor) {
-			case BLOCKING -> SlotWork.of(codecs, (RecordProcessor<String, String>) (record, output) -> {
+			case BLOCKING -> SlotWork.of(settings, (RecordProcessor<String, String>) (record, output) -> {
 				started(record).get(1, TimeUnit.MINUTES);
 				failIfAsked(record);
 			});
-			case ASYNC -> SlotWork.of(codecs, (AsyncRecordProcessor<String, String>) (record, output) -> started(record)
+			case ASYNC -> SlotWork.of(settings, (AsyncRecordProcessor<String, String>) (record, output) -> started(record)
 				.thenRun(() -> failIfAsked(record)));
 		};
 		// Assumed slow, as they are: each waits until the test lets it finish.

@@ -84,14 +84,14 @@ final class MockSlot implements AutoCloseable {
 	}
 
 	Worker start(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy policy) {
-		return start(settings, (codecs) -> SlotWork.of(codecs, processor), policy);
+		return start(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), policy);
 	}
 
 	Worker start(WorkerSettings settings, AsyncRecordProcessor<?, ?> processor) {
-		return start(settings, (codecs) -> SlotWork.of(codecs, processor), new DefaultRecoveryPolicy());
+		return start(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), new DefaultRecoveryPolicy());
 	}
 
-	private Worker start(WorkerSettings settings, java.util.function.Function<SlotCodecs, SlotWork> work,
+	private Worker start(WorkerSettings settings, java.util.function.Function<WorkerSettings, SlotWork> work,
 			RecoveryPolicy policy) {
 		this.worker = new Worker(settings, work, policy, WorkerListener.NONE, (id) -> new SlotClients() {
 

@@ -19,15 +19,15 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 class SlotWorkTests {
 
-	private final SlotCodecs codecs = new SlotCodecs(
-			MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings()));
+	private final WorkerSettings settings = MockSlot.settings(Mode.BLOCK,
+			new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings());
 
 	private final ConsumerRecord<byte[], byte[]> raw = new ConsumerRecord<>("in", 0, 7, "k".getBytes(),
 			"v".getBytes());
 
 	@Test
 	void anAsynchronousRejectionIsTheRecordsFailureUnwrapped() {
-		SlotWork work = SlotWork.of(this.codecs, AsyncRecordProcessor.of((String value) -> CompletableFuture
+		SlotWork work = SlotWork.of(this.settings, AsyncRecordProcessor.of((String value) -> CompletableFuture
 			.supplyAsync(() -> {
 				throw new InvalidRecordException("bad " + value);
 			})));
@@ -38,7 +38,7 @@ class SlotWorkTests {
 
 	@Test
 	void anErrorFromAnAsynchronousProcessorIsAFailureNotAThrow() {
-		SlotWork work = SlotWork.of(this.codecs, (AsyncRecordProcessor<String, String>) (record, output) -> {
+		SlotWork work = SlotWork.of(this.settings, (AsyncRecordProcessor<String, String>) (record, output) -> {
 			CompletableFuture<Void> stage = new CompletableFuture<>();
 			stage.completeExceptionally(new AssertionError("broken"));
 			return stage;
@@ -50,7 +50,7 @@ class SlotWorkTests {
 	@Test
 	void anOutputSentAfterTheStageCompletedIsRefusedAndNotAddedToTheRecord() {
 		AtomicReference<Output> kept = new AtomicReference<>();
-		SlotWork work = SlotWork.of(this.codecs, (AsyncRecordProcessor<String, String>) (record, output) -> {
+		SlotWork work = SlotWork.of(this.settings, (AsyncRecordProcessor<String, String>) (record, output) -> {
 			kept.set(output);
 			output.toDestination(record.key(), "first", null);
 			return CompletableFuture.completedFuture(null);

@@ -1,0 +1,30 @@
+package dev.lockstep.worker;
+
+import io.micrometer.observation.Observation;
+
+/**
+ * One transaction's {@code lockstep.worker.transaction} observation, ended with the
+ * transaction.
+ */
+final class TransactionObservation {
+
+	/** For workers without observations: does nothing. */
+	static final TransactionObservation NONE = new TransactionObservation(null, null);
+
+	private final Observation observation;
+
+	private final TransactionObservationContext context;
+
+	TransactionObservation(Observation observation, TransactionObservationContext context) {
+		this.observation = observation;
+		this.context = context;
+	}
+
+	void ended(TransactionObservationContext.Result result, int records) {
+		if (this.observation != null) {
+			this.context.ended(result, records);
+			this.observation.stop();
+		}
+	}
+
+}

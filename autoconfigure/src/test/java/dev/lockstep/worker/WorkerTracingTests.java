@@ -1,0 +1,299 @@
+package dev.lockstep.worker;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.lockstep.autoconfigure.observation.MicrometerTracingPropagator;
+import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.worker.WorkerSettings.Bounds;
+import dev.lockstep.worker.WorkerSettings.Codecs;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.WorkerSettings.Ordering;
+import dev.lockstep.worker.WorkerSettings.Recovery;
+import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
+import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
+import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
+import io.micrometer.tracing.otel.bridge.OtelPropagator;
+import io.micrometer.tracing.otel.bridge.OtelTracer;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A worker's traces with the real OpenTelemetry SDK (spans exported to memory) through
+ * Micrometer Tracing's bridge, against a real broker, under every ordering: each record's
+ * process span continues the trace of its {@code traceparent} header, its outputs carry
+ * the process span's context, transactions are spans of their own joined to their
+ * records by transactional id and sequence number, tombstones and quarantined records
+ * keep their context, a record without context starts a trace, and a replay is a new span.
+ */
+class WorkerTracingTests {
+
+	private static final Duration WAIT = Duration.ofMinutes(2);
+
+	private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+	private static final String PARENT_SPAN_ID = "00f067aa0ba902b7";
+
+	private static InJvmKafkaBroker broker;
+
+	private static KafkaFixture kafka;
+
+	private final InMemorySpanExporter spans = InMemorySpanExporter.create();
+
+	private final OpenTelemetrySdk openTelemetry = OpenTelemetrySdk.builder()
+		.setTracerProvider(SdkTracerProvider.builder()
+			.addSpanProcessor(SimpleSpanProcessor.create(this.spans))
+			.setSampler(Sampler.alwaysOn())
+			.build())
+		.setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+		.build();
+
+	private final String input = "orders-" + UUID.randomUUID();
+
+	private final String output = "out-" + UUID.randomUUID();
+
+	private final String quarantine = "quarantine-" + UUID.randomUUID();
+
+	private final String group = "group-" + UUID.randomUUID();
+
+	private final List<Worker> workers = new ArrayList<>();
+
+	@BeforeAll
+	static void startBroker() {
+		broker = InJvmKafkaBroker.start();
+		kafka = new KafkaFixture(broker);
+	}
+
+	@AfterAll
+	static void stopBroker() {
+		broker.close();
+	}
+
+	@AfterEach
+	void stop() {
+		this.workers.forEach(Worker::stop);
+		this.openTelemetry.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Ordering.class)
+	void eachRecordContinuesItsTraceAndItsOutputCarriesTheProcessSpan(Ordering ordering) {
+		kafka.createTopics(1, this.input, this.output, this.quarantine);
+		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+		records.add(record("k0", "paid", traceparent(TRACE_ID, PARENT_SPAN_ID)));
+		records.add(record("k1", "paid", null));
+		records.add(record("k2", null, traceparent("0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331")));
+		records.add(record("k3", "bad", traceparent("5ce0e9a56015fec5aadfa328ae398115", "ab0b79c1e6e5b0d9")));
+		kafka.produce(records);
+		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
+			if (value.equals("bad")) {
+				throw new InvalidRecordException("bad value");
+			}
+			return value.toUpperCase(Locale.ROOT);
+		});
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 4);
+		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 3));
+		await().atMost(WAIT).until(() -> processSpans().size() == 4 && transactionSpans().stream()
+			.anyMatch((span) -> "committed".equals(span.getAttributes().get(key("lockstep.transaction.result")))));
+
+		// A record with context: the process span is its child, the output carries the process span.
+		SpanData k0 = processSpan(0);
+		assertThat(k0.getTraceId()).isEqualTo(TRACE_ID);
+		assertThat(k0.getParentSpanId()).isEqualTo(PARENT_SPAN_ID);
+		assertThat(k0.getKind()).isEqualTo(SpanKind.CONSUMER);
+		assertThat(k0.getName()).isEqualTo("process " + this.input);
+		assertThat(k0.getAttributes().get(key("messaging.system"))).isEqualTo("kafka");
+		assertThat(k0.getAttributes().get(key("messaging.operation.name"))).isEqualTo("process");
+		assertThat(k0.getAttributes().get(key("messaging.destination.name"))).isEqualTo(this.input);
+		assertThat(k0.getAttributes().get(key("messaging.consumer.group.name"))).isEqualTo(this.group);
+		assertThat(k0.getAttributes().get(key("messaging.kafka.offset"))).isEqualTo("0");
+		assertThat(k0.getAttributes().get(key("lockstep.worker"))).isEqualTo("traced");
+		assertThat(traceparentOf(out.get("k0"))).isEqualTo("00-" + TRACE_ID + "-" + k0.getSpanId() + "-01");
+
+		// Without context: a trace of its own, which the output continues.
+		SpanData k1 = processSpan(1);
+		assertThat(k1.getTraceId()).isNotEqualTo(TRACE_ID);
+		assertThat(k1.getParentSpanContext().isValid()).isFalse();
+		assertThat(traceparentOf(out.get("k1"))).isEqualTo("00-" + k1.getTraceId() + "-" + k1.getSpanId() + "-01");
+
+		// A tombstone keeps its context too.
+		SpanData k2 = processSpan(2);
+		assertThat(k2.getTraceId()).isEqualTo("0af7651916cd43dd8448eb211c80319c");
+		assertThat(out.get("k2").value()).isNull();
+		assertThat(traceparentOf(out.get("k2"))).isEqualTo("00-" + k2.getTraceId() + "-" + k2.getSpanId() + "-01");
+
+		// Quarantined: the raw record keeps the input's context, its span the error.
+		SpanData k3 = processSpan(3);
+		assertThat(k3.getTraceId()).isEqualTo("5ce0e9a56015fec5aadfa328ae398115");
+		assertThat(k3.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+		ConsumerRecord<byte[], byte[]> quarantined = kafka.readCommitted(this.quarantine, 1).get(0);
+		assertThat(traceparentOf(quarantined))
+			.isEqualTo(traceparent("5ce0e9a56015fec5aadfa328ae398115", "ab0b79c1e6e5b0d9"));
+
+		// Every record names the transaction it joined; that transaction is a trace of its own.
+		for (SpanData process : processSpans()) {
+			String transactionalId = process.getAttributes().get(key("lockstep.transaction.id"));
+			String sequence = process.getAttributes().get(key("lockstep.transaction.sequence"));
+			assertThat(transactionalId).isEqualTo("tx-" + this.group + "-0");
+			SpanData transaction = transactionSpans().stream()
+				.filter((span) -> sequence.equals(span.getAttributes().get(key("lockstep.transaction.sequence"))))
+				.findFirst()
+				.orElseThrow();
+			assertThat(transaction.getAttributes().get(key("lockstep.transaction.id"))).isEqualTo(transactionalId);
+			assertThat(transaction.getAttributes().get(key("lockstep.transaction.result"))).isEqualTo("committed");
+			assertThat(transaction.getParentSpanContext().isValid()).isFalse();
+			assertThat(transaction.getTraceId()).isNotEqualTo(process.getTraceId());
+		}
+		assertThat(transactionSpans()).allSatisfy((span) -> assertThat(span.getName()).isEqualTo("transaction tx-"
+				+ this.group + "-0"));
+		assertThat(transactionSpans().stream()
+			.mapToInt((span) -> Integer.parseInt(span.getAttributes().get(key("lockstep.transaction.records"))))
+			.sum()).isEqualTo(4);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Ordering.class)
+	void anAbortedRecordIsProcessedAgainInANewSpanOfTheSameTrace(Ordering ordering) {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(List.of(record("k0", "paid", traceparent(TRACE_ID, PARENT_SPAN_ID))));
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
+			if (calls.incrementAndGet() == 1) {
+				throw new IllegalStateException("pricing service down");
+			}
+			return value.toUpperCase(Locale.ROOT);
+		});
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 1);
+		ConsumerRecord<byte[], byte[]> out = kafka.readCommitted(this.output, 1).get(0);
+		await().atMost(WAIT).until(() -> processSpans().size() == 2);
+		List<SpanData> attempts = processSpans();
+		assertThat(attempts).allSatisfy((span) -> {
+			assertThat(span.getTraceId()).isEqualTo(TRACE_ID);
+			assertThat(span.getParentSpanId()).isEqualTo(PARENT_SPAN_ID);
+		});
+		assertThat(attempts.get(0).getSpanId()).isNotEqualTo(attempts.get(1).getSpanId());
+		assertThat(attempts.get(0).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+		assertThat(attempts.get(0).getAttributes().get(key("lockstep.transaction.id"))).isNull();
+		assertThat(traceparentOf(out)).isEqualTo("00-" + TRACE_ID + "-" + attempts.get(1).getSpanId() + "-01");
+	}
+
+	private Worker start(Ordering ordering, ValueTransformer<?, ?> transformer) {
+		OtelCurrentTraceContext current = new OtelCurrentTraceContext();
+		io.opentelemetry.api.trace.Tracer otel = this.openTelemetry.getTracer("lockstep-test");
+		OtelTracer tracer = new OtelTracer(otel, current, (event) -> {
+		}, new OtelBaggageManager(current, List.of(), List.of()));
+		OtelPropagator propagator = new OtelPropagator(this.openTelemetry.getPropagators(), otel);
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig()
+			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+					new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
+					new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
+					new DefaultTracingObservationHandler(tracer)));
+		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
+		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		Codecs codecs = new Codecs(new StringDeserializer(), new StringDeserializer(), new StringSerializer(),
+				new StringSerializer());
+		WorkerSettings settings = new WorkerSettings("traced", List.of(this.input), this.output, this.group,
+				"tx-" + this.group, consumer, kafka.clientProperties(), codecs, 1, Duration.ofMillis(100),
+				new TransactionSizing(500, Duration.ofMillis(100)),
+				new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine),
+				new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)), Bounds.NONE, Duration.ofSeconds(30),
+				ordering, (ordering == Ordering.PARTITION) ? 1 : 16,
+				new WorkerObservations(registry, new MicrometerTracingPropagator(propagator)));
+		Worker worker = new Worker(settings, RecordProcessor.of(transformer));
+		this.workers.add(worker);
+		worker.start();
+		return worker;
+	}
+
+	private List<SpanData> processSpans() {
+		return this.spans.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> span.getName().startsWith("process "))
+			.sorted(java.util.Comparator.comparing(
+					(SpanData span) -> Long.parseLong(span.getAttributes().get(key("messaging.kafka.offset"))))
+				.thenComparing(SpanData::getStartEpochNanos))
+			.toList();
+	}
+
+	private SpanData processSpan(long offset) {
+		return processSpans().stream()
+			.filter((span) -> span.getAttributes().get(key("messaging.kafka.offset")).equals(Long.toString(offset)))
+			.reduce((first, second) -> second)
+			.orElseThrow();
+	}
+
+	private List<SpanData> transactionSpans() {
+		return this.spans.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> span.getName().startsWith("transaction "))
+			.toList();
+	}
+
+	private static AttributeKey<String> key(String name) {
+		return AttributeKey.stringKey(name);
+	}
+
+	private static String traceparent(String traceId, String spanId) {
+		return "00-" + traceId + "-" + spanId + "-01";
+	}
+
+	private static String traceparentOf(ConsumerRecord<byte[], byte[]> record) {
+		Header header = record.headers().lastHeader("traceparent");
+		assertThat(record.headers().headers("traceparent")).as("one traceparent").hasSize(1);
+		return new String(header.value(), StandardCharsets.UTF_8);
+	}
+
+	private static Map<String, ConsumerRecord<byte[], byte[]>> byKey(List<ConsumerRecord<byte[], byte[]>> records) {
+		Map<String, ConsumerRecord<byte[], byte[]>> byKey = new HashMap<>();
+		records.forEach((record) -> byKey.put(new String(record.key(), StandardCharsets.UTF_8), record));
+		return byKey;
+	}
+
+	private ProducerRecord<byte[], byte[]> record(String key, String value, String traceparent) {
+		RecordHeaders headers = new RecordHeaders();
+		if (traceparent != null) {
+			headers.add("traceparent", traceparent.getBytes(StandardCharsets.UTF_8));
+		}
+		return new ProducerRecord<>(this.input, null, key.getBytes(StandardCharsets.UTF_8),
+				(value != null) ? value.getBytes(StandardCharsets.UTF_8) : null, headers);
+	}
+
+}
