@@ -1,0 +1,233 @@
+package dev.lockstep.autoconfigure.observation;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.worker.InvalidRecordException;
+import dev.lockstep.worker.ValueTransformer;
+import dev.lockstep.worker.test.Order;
+import io.micrometer.tracing.Tracer;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.test.util.ReflectionTestUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One trace from a named producer, through a worker, to its output and quarantine, with
+ * Spring Boot's own OpenTelemetry tracing (spans exported to memory) against a real
+ * broker: the worker's process span continues the producer's span, outputs carry the
+ * process span, the quarantined record keeps its input's context, and the record's trace
+ * id is in the logging context while the processor runs and while the worker logs about
+ * the record.
+ */
+class LockstepTracingIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofMinutes(2);
+
+	private static InJvmKafkaBroker broker;
+
+	@BeforeAll
+	static void startBroker() {
+		broker = InJvmKafkaBroker.start();
+	}
+
+	@AfterAll
+	static void stopBroker() {
+		broker.close();
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void aTraceRunsFromTheNamedProducerThroughTheWorkerToItsOutputs() {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.NONE)
+			.properties(properties())
+			.run()) {
+			ListAppender<ILoggingEvent> workerLog = new ListAppender<>();
+			workerLog.start();
+			((Logger) LoggerFactory.getLogger("dev.lockstep.worker.InvalidInputHandler")).addAppender(workerLog);
+			KafkaTemplate<String, Order> orders = context.getBean("orders", KafkaTemplate.class);
+			assertThat(ReflectionTestUtils.getField(orders, "observationEnabled")).isEqualTo(true);
+			assertThat(context.getBean("lockstepListenerContainerFactory", ConcurrentKafkaListenerContainerFactory.class)
+				.getContainerProperties()
+				.isObservationEnabled()).isTrue();
+			orders.executeInTransaction((template) -> {
+				template.send(new ProducerRecord<>("tr-orders", "order-1", new Order(1L, "paid", 12500L)));
+				template.send(new ProducerRecord<>("tr-orders", "order-2", new Order(2L, "bad", 1L)));
+				return null;
+			});
+			Received received = context.getBean(Received.class);
+			InMemorySpanExporter spans = context.getBean(InMemorySpanExporter.class);
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(received.topics()).containsKeys("tr-orders", "tr-normalized",
+						"tr-quarantine"));
+			Traceparent sent1 = Traceparent.of(received.one("tr-orders", "order-1"));
+			Traceparent sent2 = Traceparent.of(received.one("tr-orders", "order-2"));
+			Traceparent output = Traceparent.of(received.one("tr-normalized", "order-1"));
+			Traceparent quarantined = Traceparent.of(received.one("tr-quarantine", "order-2"));
+			assertThat(sent1.traceId()).isNotEqualTo(sent2.traceId());
+
+			await().atMost(WAIT).untilAsserted(() -> assertThat(processSpans(spans)).hasSize(2));
+			SpanData process1 = processSpan(spans, sent1.traceId());
+			assertThat(process1.getParentSpanId()).isEqualTo(sent1.spanId());
+			assertThat(process1.getKind()).isEqualTo(SpanKind.CONSUMER);
+			assertThat(output.traceId()).isEqualTo(sent1.traceId());
+			assertThat(output.spanId()).isEqualTo(process1.getSpanId()).isNotEqualTo(sent1.spanId());
+			SpanData process2 = processSpan(spans, sent2.traceId());
+			assertThat(process2.getParentSpanId()).isEqualTo(sent2.spanId());
+			assertThat(process2.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+			assertThat(quarantined).isEqualTo(sent2);
+			assertThat(spans.getFinishedSpanItems()).anySatisfy((span) -> assertThat(span.getName())
+				.isEqualTo("transaction tr-normalizer-0"));
+
+			App app = context.getBean(App.class);
+			assertThat(app.loggedTraceIds).containsEntry(1L, sent1.traceId()).containsEntry(2L, sent2.traceId());
+			assertThat(app.currentTraceIds).isEqualTo(app.loggedTraceIds);
+			assertThat(workerLog.list).filteredOn((event) -> event.getFormattedMessage().contains(" quarantined "))
+				.singleElement()
+				.satisfies((event) -> assertThat(event.getMDCPropertyMap()).containsEntry("traceId", sent2.traceId()));
+		}
+	}
+
+	private static List<SpanData> processSpans(InMemorySpanExporter spans) {
+		return spans.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> span.getName().equals("process tr-orders"))
+			.toList();
+	}
+
+	private static SpanData processSpan(InMemorySpanExporter spans, String traceId) {
+		return processSpans(spans).stream()
+			.filter((span) -> span.getTraceId().equals(traceId))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no process span in trace " + traceId + ": "
+					+ spans.getFinishedSpanItems()));
+	}
+
+	private static Map<String, Object> properties() {
+		return Map.ofEntries(Map.entry("spring.kafka.bootstrap-servers", broker.bootstrapServers()),
+				Map.entry("spring.kafka.consumer.auto-offset-reset", "earliest"),
+				Map.entry("spring.kafka.consumer.key-deserializer",
+						"org.apache.kafka.common.serialization.StringDeserializer"),
+				Map.entry("spring.kafka.consumer.value-deserializer",
+						"org.apache.kafka.common.serialization.ByteArrayDeserializer"),
+				Map.entry("management.tracing.sampling.probability", "1.0"),
+				Map.entry("lockstep.topics.tr-orders.partitions", 1),
+				Map.entry("lockstep.topics.tr-normalized.partitions", 1),
+				Map.entry("lockstep.topics.tr-quarantine.partitions", 1),
+				Map.entry("lockstep.producers.orders.key.codec", "string"),
+				Map.entry("lockstep.producers.orders.value.codec", "raw-avro"),
+				Map.entry("lockstep.producers.orders.value.type", Order.class.getName()),
+				Map.entry("lockstep.workers.normalizer.source-topics", "tr-orders"),
+				Map.entry("lockstep.workers.normalizer.destination", "tr-normalized"),
+				Map.entry("lockstep.workers.normalizer.group-id", "tr-normalizers"),
+				Map.entry("lockstep.workers.normalizer.transactional-id", "tr-normalizer"),
+				Map.entry("lockstep.workers.normalizer.invalid-input.policy", "quarantine"),
+				Map.entry("lockstep.workers.normalizer.invalid-input.quarantine-topic", "tr-quarantine"),
+				Map.entry("lockstep.workers.normalizer.key.codec", "string"),
+				Map.entry("lockstep.workers.normalizer.value.codec", "raw-avro"),
+				Map.entry("lockstep.workers.normalizer.value.type", Order.class.getName()));
+	}
+
+	record Traceparent(String traceId, String spanId) {
+
+		static Traceparent of(ConsumerRecord<String, byte[]> record) {
+			assertThat(record.headers().headers("traceparent")).as("one traceparent in %s", record).hasSize(1);
+			Header header = record.headers().lastHeader("traceparent");
+			String[] fields = new String(header.value(), StandardCharsets.UTF_8).split("-");
+			return new Traceparent(fields[1], fields[2]);
+		}
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class App {
+
+		final Map<Long, String> loggedTraceIds = new ConcurrentHashMap<>();
+
+		final Map<Long, String> currentTraceIds = new ConcurrentHashMap<>();
+
+		@Bean
+		InMemorySpanExporter spanExporter() {
+			return InMemorySpanExporter.create();
+		}
+
+		@Bean
+		ValueTransformer<Order, Order> normalizer(ObjectProvider<Tracer> tracer) {
+			return (order) -> {
+				this.loggedTraceIds.put(order.getId(), MDC.get("traceId"));
+				this.currentTraceIds.put(order.getId(), tracer.getObject().currentSpan().context().traceId());
+				if (order.getStatus().equals("bad")) {
+					throw new InvalidRecordException("status 'bad'");
+				}
+				return new Order(order.getId(), order.getStatus().toUpperCase(Locale.ROOT), order.getAmountCents());
+			};
+		}
+
+		@Bean
+		Received received() {
+			return new Received();
+		}
+
+	}
+
+	static class Received {
+
+		final List<ConsumerRecord<String, byte[]>> records = new CopyOnWriteArrayList<>();
+
+		@KafkaListener(topics = { "tr-orders", "tr-normalized", "tr-quarantine" }, groupId = "tr-listener",
+				containerFactory = "lockstepListenerContainerFactory")
+		void receive(List<ConsumerRecord<String, byte[]>> batch) {
+			this.records.addAll(batch);
+		}
+
+		Map<String, List<ConsumerRecord<String, byte[]>>> topics() {
+			return this.records.stream().collect(Collectors.groupingBy(ConsumerRecord::topic));
+		}
+
+		ConsumerRecord<String, byte[]> one(String topic, String key) {
+			return this.records.stream()
+				.filter((record) -> record.topic().equals(topic) && record.key().equals(key))
+				.reduce((first, second) -> {
+					throw new AssertionError("two records of " + key + " in " + topic);
+				})
+				.orElseThrow(() -> new AssertionError("no record of " + key + " in " + topic + ": " + this.records));
+		}
+
+	}
+
+}
