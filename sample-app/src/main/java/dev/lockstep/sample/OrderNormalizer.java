@@ -9,6 +9,7 @@ import dev.lockstep.worker.InvalidRecordException;
 import dev.lockstep.worker.ValueTransformer;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.core.log.LogAccessor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,6 +19,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class OrderNormalizer implements ValueTransformer<Order, Order> {
+
+	private static final LogAccessor logger = new LogAccessor(OrderNormalizer.class);
 
 	private static final Set<String> STATUSES = Set.of("PAID", "REFUNDED");
 
@@ -43,6 +46,8 @@ public class OrderNormalizer implements ValueTransformer<Order, Order> {
 			throw new InvalidRecordException("invalid order " + order.getId() + " (status " + order.getStatus()
 					+ ", amount_cents " + order.getAmountCents() + ")");
 		}
+		// At debug level, each order's line carries its trace id (the worker's scope).
+		logger.debug(() -> "normalized order " + order.getId() + ": " + order.getStatus() + " -> " + status);
 		return new Order(order.getId(), status, order.getAmountCents());
 	}
 
