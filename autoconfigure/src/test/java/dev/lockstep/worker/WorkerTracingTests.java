@@ -214,7 +214,53 @@ class WorkerTracingTests {
 		assertThat(traceparentOf(out)).isEqualTo("00-" + TRACE_ID + "-" + attempts.get(1).getSpanId() + "-01");
 	}
 
+	@ParameterizedTest
+	@EnumSource(Ordering.class)
+	void aRecordOfAnAbortedTransactionNamesItAndItsReplayJoinsTheNextOne(Ordering ordering) {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(List.of(record("k0", "paid", traceparent(TRACE_ID, PARENT_SPAN_ID)),
+				record("k1", "refunded", null)));
+		AtomicInteger k1Calls = new AtomicInteger();
+		// Two records per transaction: k0 joins one, k1 fails and aborts it, both are replayed in the next.
+		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
+			if (value.equals("refunded") && k1Calls.incrementAndGet() == 1) {
+				throw new IllegalStateException("pricing service down");
+			}
+			return value.toUpperCase(Locale.ROOT);
+		}, new TransactionSizing(2, Duration.ofSeconds(30)));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 2);
+		ConsumerRecord<byte[], byte[]> out = byKey(kafka.readCommitted(this.output, 2)).get("k0");
+		await().atMost(WAIT).until(() -> processSpans().stream().filter(this::isFirstRecord).count() == 2
+				&& transactionSpans().size() == 2);
+		List<SpanData> attempts = processSpans().stream().filter(this::isFirstRecord).toList();
+		SpanData aborted = transactionOf(attempts.get(0));
+		SpanData committed = transactionOf(attempts.get(1));
+		assertThat(aborted.getAttributes().get(key("lockstep.transaction.result"))).isEqualTo("aborted");
+		assertThat(committed.getAttributes().get(key("lockstep.transaction.result"))).isEqualTo("committed");
+		assertThat(committed.getAttributes().get(key("lockstep.transaction.records"))).isEqualTo("2");
+		assertThat(attempts).allSatisfy((span) -> assertThat(span.getParentSpanId()).isEqualTo(PARENT_SPAN_ID));
+		assertThat(attempts.get(0).getSpanId()).isNotEqualTo(attempts.get(1).getSpanId());
+		assertThat(traceparentOf(out)).isEqualTo("00-" + TRACE_ID + "-" + attempts.get(1).getSpanId() + "-01");
+	}
+
+	private boolean isFirstRecord(SpanData process) {
+		return "0".equals(process.getAttributes().get(key("messaging.kafka.offset")));
+	}
+
+	private SpanData transactionOf(SpanData process) {
+		String sequence = process.getAttributes().get(key("lockstep.transaction.sequence"));
+		assertThat(sequence).as("the transaction %s joined", process).isNotNull();
+		return transactionSpans().stream()
+			.filter((span) -> sequence.equals(span.getAttributes().get(key("lockstep.transaction.sequence"))))
+			.findFirst()
+			.orElseThrow();
+	}
+
 	private Worker start(Ordering ordering, ValueTransformer<?, ?> transformer) {
+		return start(ordering, transformer, new TransactionSizing(500, Duration.ofMillis(100)));
+	}
+
+	private Worker start(Ordering ordering, ValueTransformer<?, ?> transformer, TransactionSizing sizing) {
 		OtelCurrentTraceContext current = new OtelCurrentTraceContext();
 		io.opentelemetry.api.trace.Tracer otel = this.openTelemetry.getTracer("lockstep-test");
 		OtelTracer tracer = new OtelTracer(otel, current, (event) -> {
@@ -231,8 +277,7 @@ class WorkerTracingTests {
 		Codecs codecs = new Codecs(new StringDeserializer(), new StringDeserializer(), new StringSerializer(),
 				new StringSerializer());
 		WorkerSettings settings = new WorkerSettings("traced", List.of(this.input), this.output, this.group,
-				"tx-" + this.group, consumer, kafka.clientProperties(), codecs, 1, Duration.ofMillis(100),
-				new TransactionSizing(500, Duration.ofMillis(100)),
+				"tx-" + this.group, consumer, kafka.clientProperties(), codecs, 1, Duration.ofMillis(100), sizing,
 				new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine),
 				new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)), Bounds.NONE, Duration.ofSeconds(30),
 				ordering, (ordering == Ordering.PARTITION) ? 1 : 16,

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.lockstep.benchmarks.throughput.VariantProcess.Measurement;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
@@ -142,9 +143,13 @@ public final class ThroughputBenchmarkMain {
 			.filter((entry) -> medians.containsKey(entry.getValue()))
 			.map((entry) -> String.format("lockstep/%s=%.3f", entry.getKey(), lockstep / medians.get(entry.getValue())))
 			.collect(Collectors.joining(" "));
+		String tracing = Stream.of(Variant.E_TRACE10, Variant.E_TRACE100)
+			.filter(medians::containsKey)
+			.map((variant) -> String.format(" %s/lockstep=%.3f", variant.label(), medians.get(variant) / lockstep))
+			.collect(Collectors.joining());
 		String p99 = latencies.containsKey(Variant.B) ? String.format(" p99 lockstep/streams=%.3f",
 				latencies.get(Variant.E)[1] / latencies.get(Variant.B)[1]) : "";
-		return "RATIOS partitions=" + partitions + " " + line + p99;
+		return "RATIOS partitions=" + partitions + " " + line + tracing + p99;
 	}
 
 	/** Lockstep (default settings) across partitions, concurrency and transaction interval. */

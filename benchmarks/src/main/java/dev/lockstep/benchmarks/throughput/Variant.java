@@ -45,6 +45,16 @@ enum Variant {
 					"asyncOrderNormalizer"),
 			LockstepVariant::new),
 
+	/** The Lockstep worker with tracing (Spring Boot's OpenTelemetry), 10 % of records sampled. */
+	E_TRACE10("lockstep-trace-10", "Lockstep worker, tracing on, sampling 10 %",
+			Map.of("lockstep.observations.enabled", "true", "management.tracing.sampling.probability", "0.1"),
+			LockstepVariant::new),
+
+	/** The Lockstep worker with tracing, every record sampled. */
+	E_TRACE100("lockstep-trace-100", "Lockstep worker, tracing on, sampling 100 %",
+			Map.of("lockstep.observations.enabled", "true", "management.tracing.sampling.probability", "1.0"),
+			LockstepVariant::new),
+
 	/** Parallel Consumer 0.5.3.3, KEY order, its exactly-once mode. */
 	PC_EOS("pc-eos", "Parallel Consumer, KEY order, PERIODIC_TRANSACTIONAL_PRODUCER",
 			Map.of("commit-mode", "PERIODIC_TRANSACTIONAL_PRODUCER"), ParallelConsumerVariant::new),
