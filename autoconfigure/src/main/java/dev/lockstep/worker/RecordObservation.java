@@ -9,12 +9,16 @@ import org.apache.kafka.common.header.Headers;
  * One record's {@code lockstep.worker.process} observation as the slot handles it: its
  * scope opened while the record is processed and while the slot logs about it, its trace
  * context written into the record's outputs, stopped exactly once (when the record
- * joined its transaction, was held back, or was dropped by a rewind).
+ * joined its transaction, was held back, or was dropped by a rewind). A failing
+ * observation handler or convention never fails the record: what it throws is logged.
  */
 final class RecordObservation {
 
 	/** For workers without observations: does nothing. */
 	static final RecordObservation NONE = new RecordObservation(null, null, TraceContextPropagator.NONE);
+
+	private static final Scope NO_SCOPE = () -> {
+	};
 
 	private final Observation observation;
 
@@ -34,8 +38,13 @@ final class RecordObservation {
 	 * Open the observation's scope on this thread.
 	 * @return the scope, to close on the same thread
 	 */
-	Observation.Scope openScope() {
-		return (this.observation != null) ? this.observation.openScope() : Observation.Scope.NOOP;
+	Scope openScope() {
+		if (this.observation == null) {
+			return NO_SCOPE;
+		}
+		Observation.Scope[] opened = { Observation.Scope.NOOP };
+		WorkerObservations.guarded("opening a record's scope", () -> opened[0] = this.observation.openScope());
+		return () -> WorkerObservations.guarded("closing a record's scope", opened[0]::close);
 	}
 
 	/**
@@ -44,7 +53,7 @@ final class RecordObservation {
 	 * @param action what to run
 	 */
 	void inScope(Runnable action) {
-		try (Observation.Scope scope = openScope()) {
+		try (Scope scope = openScope()) {
 			action.run();
 		}
 	}
@@ -55,13 +64,14 @@ final class RecordObservation {
 	 */
 	void inject(Headers headers) {
 		if (this.observation != null) {
-			this.propagator.inject(this.context, headers);
+			WorkerObservations.guarded("writing a record's trace context",
+					() -> this.propagator.inject(this.context, headers));
 		}
 	}
 
 	void error(Throwable failure) {
 		if (this.observation != null) {
-			this.observation.error(failure);
+			WorkerObservations.guarded("recording a record's error", () -> this.observation.error(failure));
 		}
 	}
 
@@ -78,8 +88,18 @@ final class RecordObservation {
 
 	void stop() {
 		if (this.observation != null && this.stopped.compareAndSet(false, true)) {
-			this.observation.stop();
+			WorkerObservations.guarded("stopping a record's observation", this.observation::stop);
 		}
+	}
+
+	/**
+	 * A record's scope on one thread; closing it never throws.
+	 */
+	interface Scope extends AutoCloseable {
+
+		@Override
+		void close();
+
 	}
 
 }

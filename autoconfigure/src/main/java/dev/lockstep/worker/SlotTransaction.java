@@ -279,7 +279,7 @@ final class SlotTransaction {
 		this.monitor.transactionOpen(false);
 		this.claims.released();
 		if (released != null) {
-			released.ended(TransactionObservationContext.Result.ABORTED);
+			released.ended(givenUpResult());
 			this.listener.aborted(this.id.worker(), this.id.index(), released.records());
 		}
 	}
@@ -318,7 +318,18 @@ final class SlotTransaction {
 		return this.open != null && this.open.age().plus(wait).compareTo(this.sizing.timeout()) >= 0;
 	}
 
+	private TransactionObservationContext.Result givenUpResult() {
+		return this.outcomeUnknown ? TransactionObservationContext.Result.UNKNOWN
+				: TransactionObservationContext.Result.ABORTED;
+	}
+
 	void close(Duration timeout) {
+		if (this.open != null) {
+			// The slot ends with a transaction open (it failed): closing the producer leaves
+			// the transaction to be aborted.
+			this.open.ended(givenUpResult());
+			this.open = null;
+		}
 		if (this.producer != null) {
 			this.listener.producerClosing(this.id.worker(), this.id.index(), this.producer);
 			try {

@@ -6,7 +6,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
-import io.micrometer.observation.Observation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
@@ -54,11 +53,14 @@ final class SlotWork {
 	 */
 	ProcessedRecord run(ConsumerRecord<byte[], byte[]> raw) {
 		if (this.async != null) {
+			CompletableFuture<ProcessedRecord> processing = start(raw).toCompletableFuture();
 			try {
-				return start(raw).toCompletableFuture().get();
+				return processing.get();
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
+				// The record is dropped; its observation ends when its stage does.
+				processing.thenAccept((abandoned) -> abandoned.observation().stop());
 				return failed(raw, ex, RecordObservation.NONE);
 			}
 			catch (ExecutionException ex) {
@@ -67,7 +69,7 @@ final class SlotWork {
 		}
 		RecordObservation observation = this.settings.observations().process(raw, this.settings);
 		BufferedOutput output = this.codecs.newOutput(observation);
-		try (Observation.Scope scope = observation.openScope()) {
+		try (RecordObservation.Scope scope = observation.openScope()) {
 			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
 			this.blocking.process(decoded, output);
 			return new ProcessedRecord(raw, decoded.value() == null, output.records(), null, observation);
@@ -90,7 +92,7 @@ final class SlotWork {
 		}
 		RecordObservation observation = this.settings.observations().process(raw, this.settings);
 		SynchronizedOutput output = new SynchronizedOutput(this.codecs.newOutput(observation));
-		try (Observation.Scope scope = observation.openScope()) {
+		try (RecordObservation.Scope scope = observation.openScope()) {
 			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
 			boolean tombstone = decoded.value() == null;
 			return this.async.process(decoded, output).handle((ignored, ex) -> {

@@ -23,7 +23,7 @@ final class TransactionObservation {
 	void ended(TransactionObservationContext.Result result, int records) {
 		if (this.observation != null) {
 			this.context.ended(result, records);
-			this.observation.stop();
+			WorkerObservations.guarded("stopping a transaction's observation", this.observation::stop);
 		}
 	}
 

@@ -19,7 +19,14 @@ public class TransactionObservationContext extends Observation.Context {
 		COMMITTED,
 
 		/** Aborted (or given up with its producer): its records are replayed. */
-		ABORTED
+		ABORTED,
+
+		/**
+		 * Given up after its commit was called and failed: it may have committed (a
+		 * successor producer completes a pending commit), so its records are replayed only
+		 * when the group's committed offsets say it did not.
+		 */
+		UNKNOWN
 
 	}
 

@@ -1,8 +1,13 @@
 package dev.lockstep.worker;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import org.springframework.core.log.LogAccessor;
 
 /**
  * A worker's observations: one {@code lockstep.worker.process} per record processed
@@ -16,6 +21,12 @@ public final class WorkerObservations {
 	/** No observations. */
 	public static final WorkerObservations NONE = new WorkerObservations(ObservationRegistry.NOOP,
 			TraceContextPropagator.NONE);
+
+	private static final LogAccessor logger = new LogAccessor(WorkerObservations.class);
+
+	// The first failure of an observation handler or convention is logged at WARN, the
+	// rest at DEBUG: one broken handler must not flood the log once per record.
+	private static final AtomicBoolean warned = new AtomicBoolean();
 
 	static final String MESSAGING_SYSTEM = "messaging.system";
 
@@ -95,12 +106,12 @@ public final class WorkerObservations {
 				settings.groupId());
 		// The parent is the trace context in the record's headers, never what this thread
 		// happens to be doing.
-		Observation observation = Observation
+		Observation observation = start(() -> Observation
 			.createNotStarted(this.processConvention, DefaultProcessObservationConvention.INSTANCE, () -> context,
 					this.registry)
-			.parentObservation(null)
-			.start();
-		return new RecordObservation(observation, context, this.propagator);
+			.parentObservation(null));
+		return (observation != null) ? new RecordObservation(observation, context, this.propagator)
+				: RecordObservation.NONE;
 	}
 
 	/**
@@ -116,12 +127,37 @@ public final class WorkerObservations {
 		}
 		TransactionObservationContext context = new TransactionObservationContext(slot.worker(),
 				slot.transactionalId(), sequence);
-		Observation observation = Observation
+		Observation observation = start(() -> Observation
 			.createNotStarted(this.transactionConvention, DefaultTransactionObservationConvention.INSTANCE,
 					() -> context, this.registry)
-			.parentObservation(null)
-			.start();
-		return new TransactionObservation(observation, context);
+			.parentObservation(null));
+		return (observation != null) ? new TransactionObservation(observation, context) : TransactionObservation.NONE;
+	}
+
+	private static Observation start(Supplier<Observation> observation) {
+		Observation[] started = { null };
+		guarded("starting an observation", () -> started[0] = observation.get().start());
+		return started[0];
+	}
+
+	/**
+	 * Run an observation call; what a handler or convention throws is logged, never
+	 * passed on: observing a record must not fail it.
+	 * @param what the call, for the log
+	 * @param call the call
+	 */
+	static void guarded(String what, Runnable call) {
+		try {
+			call.run();
+		}
+		catch (RuntimeException ex) {
+			if (warned.compareAndSet(false, true)) {
+				logger.warn(ex, () -> "Observation failed " + what + " (further failures are logged at DEBUG)");
+			}
+			else {
+				logger.debug(ex, () -> "Observation failed " + what);
+			}
+		}
 	}
 
 }

@@ -2,10 +2,14 @@ package dev.lockstep.worker;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * A processor as a slot runs it on one record: blocking and asynchronous forms, their
- * failures returned as the processed record's, and an asynchronous processor's outputs
- * closed once its stage completes.
+ * failures returned as the processed record's, an asynchronous processor's outputs
+ * closed once its stage completes, and its observation, which never fails the record and
+ * always ends.
  */
 class SlotWorkTests {
 
@@ -61,6 +66,78 @@ class SlotWorkTests {
 		assertThat(processed.outputs()).singleElement()
 			.satisfies((output) -> assertThat(new String(output.value())).isEqualTo("first"));
 		assertThat(processed.tombstone()).isFalse();
+	}
+
+	@Test
+	void aFailingObservationHandlerOrPropagatorNeverFailsTheRecord() {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				throw new IllegalStateException("broken handler");
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		WorkerSettings observed = this.settings.withObservations(new WorkerObservations(registry, (context, headers) -> {
+			throw new IllegalStateException("broken propagator");
+		}));
+		RecordProcessor<String, String> blocking = (record, output) -> output.toDestination(record.key(), "out", null);
+		AsyncRecordProcessor<String, String> async = (record, output) -> {
+			output.toDestination(record.key(), "out", null);
+			return CompletableFuture.completedFuture(null);
+		};
+		for (SlotWork work : new SlotWork[] { SlotWork.of(observed, blocking), SlotWork.of(observed, async) }) {
+			ProcessedRecord processed = work.run(this.raw);
+			assertThat(processed.failure()).isNull();
+			assertThat(processed.outputs()).singleElement()
+				.satisfies((output) -> assertThat(new String(output.value())).isEqualTo("out"));
+		}
+	}
+
+	@Test
+	void anAsynchronousRecordDroppedByAnInterruptEndsItsObservationWithItsStage() {
+		AtomicInteger open = new AtomicInteger();
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				open.incrementAndGet();
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				open.decrementAndGet();
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		CompletableFuture<Void> stage = new CompletableFuture<>();
+		SlotWork work = SlotWork.of(
+				this.settings.withObservations(new WorkerObservations(registry, TraceContextPropagator.NONE)),
+				(AsyncRecordProcessor<String, String>) (record, output) -> stage);
+		Thread.currentThread().interrupt();
+		ProcessedRecord processed;
+		try {
+			processed = work.run(this.raw);
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(processed.failure()).isInstanceOf(InterruptedException.class);
+		assertThat(open).hasValue(1);
+		stage.complete(null);
+		assertThat(open).hasValue(0);
 	}
 
 }

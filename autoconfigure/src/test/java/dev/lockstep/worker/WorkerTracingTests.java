@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.observation.MicrometerTracingPropagator;
@@ -19,6 +20,7 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Ordering;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
@@ -95,6 +97,9 @@ class WorkerTracingTests {
 
 	private final List<Worker> workers = new ArrayList<>();
 
+	// Observations started and not yet stopped: every one must end.
+	private final AtomicInteger open = new AtomicInteger();
+
 	@BeforeAll
 	static void startBroker() {
 		broker = InJvmKafkaBroker.start();
@@ -110,6 +115,7 @@ class WorkerTracingTests {
 	void stop() {
 		this.workers.forEach(Worker::stop);
 		this.openTelemetry.close();
+		assertThat(this.open).as("observations started and never stopped").hasValue(0);
 	}
 
 	@ParameterizedTest
@@ -243,6 +249,23 @@ class WorkerTracingTests {
 		assertThat(traceparentOf(out)).isEqualTo("00-" + TRACE_ID + "-" + attempts.get(1).getSpanId() + "-01");
 	}
 
+	@ParameterizedTest
+	@EnumSource(Ordering.class)
+	void anAsynchronousProcessorsOutputCarriesTheProcessSpanFromAnyThread(Ordering ordering) {
+		kafka.createTopics(1, this.input, this.output);
+		kafka.produce(List.of(record("k0", "paid", traceparent(TRACE_ID, PARENT_SPAN_ID))));
+		Worker worker = startAsync(ordering, (AsyncValueTransformer<String, String>) (value) -> CompletableFuture
+			.supplyAsync(() -> value.toUpperCase(Locale.ROOT)));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 1);
+		ConsumerRecord<byte[], byte[]> out = kafka.readCommitted(this.output, 1).get(0);
+		await().atMost(WAIT).until(() -> processSpans().size() == 1);
+		SpanData process = processSpan(0);
+		assertThat(process.getTraceId()).isEqualTo(TRACE_ID);
+		assertThat(process.getParentSpanId()).isEqualTo(PARENT_SPAN_ID);
+		assertThat(process.getAttributes().get(key("lockstep.transaction.sequence"))).isNotNull();
+		assertThat(traceparentOf(out)).isEqualTo("00-" + TRACE_ID + "-" + process.getSpanId() + "-01");
+	}
+
 	private boolean isFirstRecord(SpanData process) {
 		return "0".equals(process.getAttributes().get(key("messaging.kafka.offset")));
 	}
@@ -261,6 +284,21 @@ class WorkerTracingTests {
 	}
 
 	private Worker start(Ordering ordering, ValueTransformer<?, ?> transformer, TransactionSizing sizing) {
+		return start(new Worker(settings(ordering, sizing), RecordProcessor.of(transformer)));
+	}
+
+	private Worker startAsync(Ordering ordering, AsyncValueTransformer<?, ?> transformer) {
+		return start(new Worker(settings(ordering, new TransactionSizing(500, Duration.ofMillis(100))),
+				AsyncRecordProcessor.of(transformer), new DefaultRecoveryPolicy(), WorkerListener.NONE));
+	}
+
+	private Worker start(Worker worker) {
+		this.workers.add(worker);
+		worker.start();
+		return worker;
+	}
+
+	private WorkerSettings settings(Ordering ordering, TransactionSizing sizing) {
 		OtelCurrentTraceContext current = new OtelCurrentTraceContext();
 		io.opentelemetry.api.trace.Tracer otel = this.openTelemetry.getTracer("lockstep-test");
 		OtelTracer tracer = new OtelTracer(otel, current, (event) -> {
@@ -272,20 +310,34 @@ class WorkerTracingTests {
 					new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
 					new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
 					new DefaultTracingObservationHandler(tracer)));
+		registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				WorkerTracingTests.this.open.incrementAndGet();
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				WorkerTracingTests.this.open.decrementAndGet();
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
 		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
 		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		Codecs codecs = new Codecs(new StringDeserializer(), new StringDeserializer(), new StringSerializer(),
 				new StringSerializer());
-		WorkerSettings settings = new WorkerSettings("traced", List.of(this.input), this.output, this.group,
+		return new WorkerSettings("traced", List.of(this.input), this.output, this.group,
 				"tx-" + this.group, consumer, kafka.clientProperties(), codecs, 1, Duration.ofMillis(100), sizing,
 				new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine),
 				new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)), Bounds.NONE, Duration.ofSeconds(30),
 				ordering, (ordering == Ordering.PARTITION) ? 1 : 16,
 				new WorkerObservations(registry, new MicrometerTracingPropagator(propagator)));
-		Worker worker = new Worker(settings, RecordProcessor.of(transformer));
-		this.workers.add(worker);
-		worker.start();
-		return worker;
 	}
 
 	private List<SpanData> processSpans() {
