@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -12,6 +13,9 @@ import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -285,6 +289,58 @@ class WorkerSlotTests {
 		assertThat(this.slot.producers).hasSize(1);
 		assertThat(this.slot.slot().recentErrors()).noneMatch((error) -> error.contains(" after "));
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(5));
+	}
+
+	@Test
+	void eachTransactionObservationEndsCommittedAbortedOrUnknown() {
+		this.slot = new MockSlot(10);
+		List<TransactionObservationContext.Result> results = new CopyOnWriteArrayList<>();
+		AtomicInteger open = new AtomicInteger();
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				open.incrementAndGet();
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				open.decrementAndGet();
+				if (context instanceof TransactionObservationContext transaction) {
+					results.add(transaction.getResult());
+				}
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		AtomicInteger calls = new AtomicInteger();
+		AtomicBoolean commitFails = new AtomicBoolean();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
+				MockSlot.strings()).withObservations(new WorkerObservations(registry, TraceContextPropagator.NONE)),
+				RecordProcessor.of((String value) -> {
+					if (calls.incrementAndGet() == 3) {
+						throw new IllegalStateException("transient");
+					}
+					if (calls.get() > 3 && commitFails.compareAndSet(false, true)) {
+						this.slot.producer().commitTransactionException = new TransactionAbortableException("lost");
+					}
+					return upper(value);
+				}));
+		// A processing failure aborts; a failed commit may have committed after all.
+		await().atMost(WAIT).until(() -> results.contains(TransactionObservationContext.Result.UNKNOWN));
+		this.slot.producer().commitTransactionException = null;
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
+		worker.stop();
+		assertThat(results).startsWith(TransactionObservationContext.Result.ABORTED,
+				TransactionObservationContext.Result.UNKNOWN);
+		assertThat(results).last().isEqualTo(TransactionObservationContext.Result.COMMITTED);
+		assertThat(open).as("observations started and never stopped").hasValue(0);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
 	}
 
 	@Test
