@@ -2,7 +2,6 @@ package dev.lockstep.worker;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
@@ -102,26 +101,9 @@ class SlotWorkTests {
 
 	@Test
 	void anAsynchronousRecordDroppedByAnInterruptEndsItsObservationWithItsStage() {
-		AtomicInteger open = new AtomicInteger();
+		OpenObservations observations = new OpenObservations();
 		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig().observationHandler(new ObservationHandler<>() {
-
-			@Override
-			public void onStart(Observation.Context context) {
-				open.incrementAndGet();
-			}
-
-			@Override
-			public void onStop(Observation.Context context) {
-				open.decrementAndGet();
-			}
-
-			@Override
-			public boolean supportsContext(Observation.Context context) {
-				return true;
-			}
-
-		});
+		registry.observationConfig().observationHandler(observations);
 		CompletableFuture<Void> stage = new CompletableFuture<>();
 		SlotWork work = SlotWork.of(
 				this.settings.withObservations(new WorkerObservations(registry, TraceContextPropagator.NONE)),
@@ -135,9 +117,9 @@ class SlotWorkTests {
 			Thread.interrupted();
 		}
 		assertThat(processed.failure()).isInstanceOf(InterruptedException.class);
-		assertThat(open).hasValue(1);
+		assertThat(observations.open()).isOne();
 		stage.complete(null);
-		assertThat(open).hasValue(0);
+		assertThat(observations.open()).isZero();
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -13,8 +12,6 @@ import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
@@ -294,30 +291,9 @@ class WorkerSlotTests {
 	@Test
 	void eachTransactionObservationEndsCommittedAbortedOrUnknown() {
 		this.slot = new MockSlot(10);
-		List<TransactionObservationContext.Result> results = new CopyOnWriteArrayList<>();
-		AtomicInteger open = new AtomicInteger();
+		OpenObservations observations = new OpenObservations();
 		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig().observationHandler(new ObservationHandler<>() {
-
-			@Override
-			public void onStart(Observation.Context context) {
-				open.incrementAndGet();
-			}
-
-			@Override
-			public void onStop(Observation.Context context) {
-				open.decrementAndGet();
-				if (context instanceof TransactionObservationContext transaction) {
-					results.add(transaction.getResult());
-				}
-			}
-
-			@Override
-			public boolean supportsContext(Observation.Context context) {
-				return true;
-			}
-
-		});
+		registry.observationConfig().observationHandler(observations);
 		AtomicInteger calls = new AtomicInteger();
 		AtomicBoolean commitFails = new AtomicBoolean();
 		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
@@ -332,15 +308,25 @@ class WorkerSlotTests {
 					return upper(value);
 				}));
 		// A processing failure aborts; a failed commit may have committed after all.
-		await().atMost(WAIT).until(() -> results.contains(TransactionObservationContext.Result.UNKNOWN));
+		await().atMost(WAIT)
+			.until(() -> transactionResults(observations).contains(TransactionObservationContext.Result.UNKNOWN));
 		this.slot.producer().commitTransactionException = null;
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
 		worker.stop();
-		assertThat(results).startsWith(TransactionObservationContext.Result.ABORTED,
+		assertThat(transactionResults(observations)).startsWith(TransactionObservationContext.Result.ABORTED,
 				TransactionObservationContext.Result.UNKNOWN);
-		assertThat(results).last().isEqualTo(TransactionObservationContext.Result.COMMITTED);
-		assertThat(open).as("observations started and never stopped").hasValue(0);
+		assertThat(transactionResults(observations)).last()
+			.isEqualTo(TransactionObservationContext.Result.COMMITTED);
+		assertThat(observations.open()).as("observations started and never stopped").isZero();
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
+	}
+
+	private static List<TransactionObservationContext.Result> transactionResults(OpenObservations observations) {
+		return observations.stopped()
+			.stream()
+			.filter(TransactionObservationContext.class::isInstance)
+			.map((context) -> ((TransactionObservationContext) context).getResult())
+			.toList();
 	}
 
 	@Test

@@ -20,7 +20,6 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Ordering;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
@@ -97,8 +96,8 @@ class WorkerTracingTests {
 
 	private final List<Worker> workers = new ArrayList<>();
 
-	// Observations started and not yet stopped: every one must end.
-	private final AtomicInteger open = new AtomicInteger();
+	// Every observation started must end.
+	private final OpenObservations observations = new OpenObservations();
 
 	@BeforeAll
 	static void startBroker() {
@@ -115,7 +114,7 @@ class WorkerTracingTests {
 	void stop() {
 		this.workers.forEach(Worker::stop);
 		this.openTelemetry.close();
-		assertThat(this.open).as("observations started and never stopped").hasValue(0);
+		assertThat(this.observations.open()).as("observations started and never stopped").isZero();
 	}
 
 	@ParameterizedTest
@@ -310,24 +309,7 @@ class WorkerTracingTests {
 					new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
 					new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
 					new DefaultTracingObservationHandler(tracer)));
-		registry.observationConfig().observationHandler(new ObservationHandler<>() {
-
-			@Override
-			public void onStart(Observation.Context context) {
-				WorkerTracingTests.this.open.incrementAndGet();
-			}
-
-			@Override
-			public void onStop(Observation.Context context) {
-				WorkerTracingTests.this.open.decrementAndGet();
-			}
-
-			@Override
-			public boolean supportsContext(Observation.Context context) {
-				return true;
-			}
-
-		});
+		registry.observationConfig().observationHandler(this.observations);
 		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
 		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		Codecs codecs = new Codecs(new StringDeserializer(), new StringDeserializer(), new StringSerializer(),
