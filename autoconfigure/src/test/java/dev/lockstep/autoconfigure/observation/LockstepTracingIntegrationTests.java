@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
 import dev.lockstep.worker.InvalidRecordException;
 import dev.lockstep.worker.ValueTransformer;
@@ -22,8 +23,12 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +56,8 @@ import static org.awaitility.Awaitility.await;
  * broker: the worker's process span continues the producer's span, outputs carry the
  * process span, the quarantined record keeps its input's context, and the record's trace
  * id is in the logging context while the processor runs and while the worker logs about
- * the record.
+ * the record; and the worker reads and writes the propagation format Spring Boot's tracing
+ * is configured for (B3 here).
  */
 class LockstepTracingIntegrationTests {
 
@@ -119,6 +125,39 @@ class LockstepTracingIntegrationTests {
 			assertThat(workerLog.list).filteredOn((event) -> event.getFormattedMessage().contains(" quarantined "))
 				.singleElement()
 				.satisfies((event) -> assertThat(event.getMDCPropertyMap()).containsEntry("traceId", sent2.traceId()));
+		}
+	}
+
+	@Test
+	void theWorkerSpeaksThePropagationSpringBootIsConfiguredFor() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.NONE)
+			.properties(properties())
+			.properties("management.tracing.propagation.type=b3")
+			.run()) {
+			String traceId = "80f198ee56343ba864fe8b2a57d3eff7";
+			String spanId = "e457b5a2e4d86bd1";
+			Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+			try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
+					new ByteArraySerializer())) {
+				ProducerRecord<String, byte[]> order = new ProducerRecord<>("tr-orders", "order-b3",
+						new RawAvroCodec<>(Order.class).encode(new Order(3L, "paid", 100L)));
+				order.headers().add("b3", (traceId + "-" + spanId + "-1").getBytes(StandardCharsets.UTF_8));
+				producer.send(order).get();
+			}
+			Received received = context.getBean(Received.class);
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(received.topics()).containsKey("tr-normalized"));
+			ConsumerRecord<String, byte[]> output = received.one("tr-normalized", "order-b3");
+			assertThat(output.headers().headers("traceparent")).isEmpty();
+			assertThat(output.headers().headers("b3")).hasSize(1);
+			String[] b3 = new String(output.headers().lastHeader("b3").value(), StandardCharsets.UTF_8).split("-");
+			assertThat(b3[0]).isEqualTo(traceId);
+			assertThat(b3[1]).isNotEqualTo(spanId);
+			InMemorySpanExporter spans = context.getBean(InMemorySpanExporter.class);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(processSpan(spans, traceId).getParentSpanId())
+				.isEqualTo(spanId));
+			assertThat(processSpan(spans, traceId).getSpanId()).isEqualTo(b3[1]);
 		}
 	}
 
