@@ -4,6 +4,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Records of an {@link AsyncRecordProcessor}: started on the slot's pool (a few threads:
@@ -49,7 +51,16 @@ final class AsyncDispatch extends RecordDispatch {
 			return;
 		}
 		long startedNanos = System.nanoTime();
-		this.work.start(record.raw).thenAccept((result) -> {
+		CompletionStage<ProcessedRecord> stage;
+		try {
+			stage = this.work.start(record.raw);
+		}
+		catch (Throwable ex) {
+			// Thrown on, it would leave the record never done.
+			stage = CompletableFuture.completedFuture(new ProcessedRecord(record.raw, false, null,
+					new IllegalStateException("Processing failed", ex), RecordObservation.NONE));
+		}
+		stage.thenAccept((result) -> {
 			finish(record, result, startedNanos);
 			wakeSlot();
 			completed(record);

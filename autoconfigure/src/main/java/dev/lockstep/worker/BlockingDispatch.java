@@ -86,7 +86,7 @@ final class BlockingDispatch extends RecordDispatch {
 	 */
 	ProcessedRecord runHere(ConsumerRecord<byte[], byte[]> raw) {
 		long startedNanos = System.nanoTime();
-		ProcessedRecord result = this.work.run(raw);
+		ProcessedRecord result = run(raw);
 		long processingNanos = System.nanoTime() - startedNanos;
 		this.hereDone++;
 		this.hereNanos += processingNanos;
@@ -134,7 +134,7 @@ final class BlockingDispatch extends RecordDispatch {
 					continue;
 				}
 				long startedNanos = System.nanoTime();
-				nanos += finish(record, this.work.run(record.raw), startedNanos);
+				nanos += finish(record, run(record.raw), startedNanos);
 				processed++;
 				if (batch.length == 1) {
 					wakeSlot();
@@ -148,6 +148,17 @@ final class BlockingDispatch extends RecordDispatch {
 				average(nanos / processed);
 			}
 			batch = (this.gates != null) ? this.gates.done(batch).toArray(InFlightRecord[]::new) : new InFlightRecord[0];
+		}
+	}
+
+	private ProcessedRecord run(ConsumerRecord<byte[], byte[]> raw) {
+		try {
+			return this.work.run(raw);
+		}
+		catch (Throwable ex) {
+			// Thrown on, it would end a pool task and leave its records never done.
+			return new ProcessedRecord(raw, false, null, new IllegalStateException("Processing failed", ex),
+					RecordObservation.NONE);
 		}
 	}
 
