@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -94,6 +95,16 @@ final class KafkaFixture {
 		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
 		props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
 		return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+	}
+
+	/** The type of a group as its coordinator reports it: classic or consumer (KIP-848). */
+	GroupType groupType(String group) {
+		try (Admin admin = admin()) {
+			return admin.describeConsumerGroups(List.of(group)).all().get().get(group).type();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private Admin admin() {

@@ -28,6 +28,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -79,6 +80,23 @@ class WorkerTests {
 	@AfterEach
 	void stopWorkers() {
 		this.workers.forEach(Worker::stop);
+	}
+
+	/**
+	 * The consumer settings of the group protocol these tests run under: none for the
+	 * classic protocol, the broker's default.
+	 * @return the settings
+	 */
+	Map<String, Object> groupProtocol() {
+		return Map.of();
+	}
+
+	/**
+	 * The type the worker's group has under {@link #groupProtocol()}.
+	 * @return the group type
+	 */
+	GroupType groupType() {
+		return GroupType.CLASSIC;
 	}
 
 	/** The seed's normalization: validate, upper-case the status. */
@@ -281,6 +299,44 @@ class WorkerTests {
 	}
 
 	@Test
+	void instancesJoiningAndLeavingTheGroupShareItsPartitionsWithExactOutput() {
+		kafka.createTopics(4, this.input, this.output);
+		AtomicInteger produced = new AtomicInteger();
+		TransactionSizing sizing = new TransactionSizing(500, Duration.ofMillis(100));
+		Worker first = start(settings("tx-" + this.group + "-a", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of()));
+		// Input keeps arriving while the group changes: a second instance joins (partitions
+		// revoked from the first, its open transaction committed first), then the first
+		// leaves (its partitions move to the second).
+		await().atMost(Duration.ofMinutes(2)).until(() -> feed(produced) && first.state().committedRecords() > 0);
+		Worker second = start(settings("tx-" + this.group + "-b", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of()));
+		await().atMost(Duration.ofMinutes(2)).until(() -> feed(produced) && second.state().committedRecords() > 0);
+		assertThat(kafka.groupType(this.group)).isEqualTo(groupType());
+		assertThat(first.stop()).isTrue();
+		feed(produced);
+		await().atMost(Duration.ofMinutes(2)).until(() -> committedInputs() == produced.get());
+		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, produced.get());
+		assertThat(out).hasSize(produced.get());
+		assertThat(out.stream().map(WorkerTests::key).distinct()).hasSize(produced.get());
+		assertThat(first.state().committedRecords() + second.state().committedRecords()).isEqualTo(produced.get());
+	}
+
+	/** Produce the next 50 paid orders; true, for use in a wait's condition. */
+	private boolean feed(AtomicInteger produced) {
+		int from = produced.get() + 1;
+		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+		for (int i = from; i < from + 50; i++) {
+			orders.add(order("order-" + i, i, "paid", i));
+		}
+		kafka.produce(orders);
+		produced.addAndGet(50);
+		return true;
+	}
+
+	private long committedInputs() {
+		return kafka.committedOffsets(this.group).values().stream().mapToLong(Long::longValue).sum();
+	}
+
+	@Test
 	void gracefulStopCommitsTheOpenTransaction() {
 		kafka.createTopics(1, this.input, this.output);
 		kafka.produce(paidOrders(5));
@@ -315,12 +371,18 @@ class WorkerTests {
 
 	WorkerSettings settings(int concurrency, Bounds bounds, Mode mode, TransactionSizing sizing,
 			Map<String, Object> consumerExtras) {
+		return settings("tx-" + this.group, concurrency, bounds, mode, sizing, consumerExtras);
+	}
+
+	private WorkerSettings settings(String transactionalId, int concurrency, Bounds bounds, Mode mode,
+			TransactionSizing sizing, Map<String, Object> consumerExtras) {
 		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
 		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		consumer.putAll(groupProtocol());
 		consumer.putAll(consumerExtras);
 		Codecs codecs = new Codecs(new StringDeserializer(), new RawAvroDeserializer<>(Order.class),
 				new StringSerializer(), new RawAvroSerializer<>(Order.class), INVALID_DATA);
-		return new WorkerSettings("test", List.of(this.input), this.output, this.group, "tx-" + this.group, consumer,
+		return new WorkerSettings("test", List.of(this.input), this.output, this.group, transactionalId, consumer,
 				kafka.clientProperties(), codecs, concurrency, Duration.ofMillis(100), sizing,
 				new InvalidInputPolicy(mode, this.quarantine), new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)),
 				bounds, Duration.ofSeconds(30));
