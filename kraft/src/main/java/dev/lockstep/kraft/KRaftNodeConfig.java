@@ -32,15 +32,34 @@ import org.apache.kafka.metadata.storage.Formatter;
  * @param logDir the node's data directory
  * @param clusterId the cluster id written when the directory is formatted
  * @param overrides broker properties that win over the defaults
+ * @param features feature levels the storage is formatted with (such as
+ * {@code transaction.version=1}) where the release's defaults should not apply
  */
 public record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, String voters, int clusterSize,
-		Path logDir, String clusterId, Map<String, String> overrides) {
+		Path logDir, String clusterId, Map<String, String> overrides, Map<String, Short> features) {
 
 	/** The name of the controller listener. */
 	public static final String CONTROLLER_LISTENER = "CONTROLLER";
 
 	public KRaftNodeConfig {
 		overrides = Map.copyOf(overrides);
+		features = Map.copyOf(features);
+	}
+
+	/**
+	 * Create a configuration whose storage gets the release's default feature levels.
+	 * @param nodeId the node id, also its voter id
+	 * @param brokerPort the PLAINTEXT listener port
+	 * @param controllerPort the CONTROLLER listener port
+	 * @param voters the quorum voters as {@code id@127.0.0.1:port}, comma-separated
+	 * @param clusterSize the number of nodes in the cluster
+	 * @param logDir the node's data directory
+	 * @param clusterId the cluster id written when the directory is formatted
+	 * @param overrides broker properties that win over the defaults
+	 */
+	public KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, String voters, int clusterSize,
+			Path logDir, String clusterId, Map<String, String> overrides) {
+		this(nodeId, brokerPort, controllerPort, voters, clusterSize, logDir, clusterId, overrides, Map.of());
 	}
 
 	/**
@@ -52,6 +71,20 @@ public record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, St
 	 * @return one configuration per node, node ids from 1
 	 */
 	public static List<KRaftNodeConfig> newCluster(int size, Path baseDir, Map<String, String> overrides) {
+		return newCluster(size, baseDir, overrides, Map.of());
+	}
+
+	/**
+	 * Configure the nodes of a new cluster whose storage is formatted with the given
+	 * feature levels.
+	 * @param size the number of nodes
+	 * @param baseDir the parent of the nodes' data directories
+	 * @param overrides broker properties that win over the defaults
+	 * @param features feature levels the storage is formatted with
+	 * @return one configuration per node, node ids from 1
+	 */
+	public static List<KRaftNodeConfig> newCluster(int size, Path baseDir, Map<String, String> overrides,
+			Map<String, Short> features) {
 		String clusterId = Uuid.randomUuid().toString();
 		int[] brokerPorts = new int[size];
 		int[] controllerPorts = new int[size];
@@ -64,7 +97,7 @@ public record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, St
 			.collect(Collectors.joining(","));
 		return IntStream.range(0, size)
 			.mapToObj((i) -> new KRaftNodeConfig(i + 1, brokerPorts[i], controllerPorts[i], voters, size,
-					baseDir.resolve("node-" + (i + 1)), clusterId, overrides))
+					baseDir.resolve("node-" + (i + 1)), clusterId, overrides, features))
 			.toList();
 	}
 
@@ -113,7 +146,8 @@ public record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, St
 	}
 
 	/**
-	 * Format the log directory unless it already holds this node's data (a restart).
+	 * Format the log directory unless it already holds this node's data (a restart), with
+	 * the configured feature levels over the release's defaults.
 	 */
 	public void formatStorage() {
 		try {
@@ -121,13 +155,14 @@ public record KRaftNodeConfig(int nodeId, int brokerPort, int controllerPort, St
 			if (Files.exists(this.logDir.resolve("meta.properties"))) {
 				return;
 			}
-			new Formatter().setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+			Formatter formatter = new Formatter().setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
 				.setNodeId(this.nodeId)
 				.setClusterId(this.clusterId)
 				.setDirectories(List.of(this.logDir.toString()))
 				.setMetadataLogDirectory(this.logDir.toString())
-				.setControllerListenerName(CONTROLLER_LISTENER)
-				.run();
+				.setControllerListenerName(CONTROLLER_LISTENER);
+			this.features.forEach(formatter::setFeatureLevel);
+			formatter.run();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

@@ -40,13 +40,28 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 	 * @return the running broker
 	 */
 	public static InJvmKafkaBroker start(Map<String, String> overrides) {
+		return start(KafkaBrokerSpec.defaults().withOverrides(overrides));
+	}
+
+	/**
+	 * Start a single-node broker on ephemeral 127.0.0.1 ports.
+	 * @param spec the features and broker properties (JVM options do not apply here)
+	 * @return the running broker
+	 * @throws IllegalArgumentException when the spec names a release other than the one
+	 * on this JVM's class path: use {@link KafkaBrokerProcess} for that
+	 */
+	public static InJvmKafkaBroker start(KafkaBrokerSpec spec) {
+		if (!spec.release().isCurrent()) {
+			throw new IllegalArgumentException(spec.release() + " cannot run in this JVM, which holds Kafka "
+					+ KafkaRelease.current().version() + "'s classes; start a KafkaBrokerProcess of it instead");
+		}
 		// A broker that hits a fatal error calls Exit.exit: in a test JVM that must fail the
 		// test, not end the JVM.
 		Exit.setExitProcedure((status, message) -> {
 			throw new IllegalStateException("Kafka asked to exit the JVM with status " + status + ": " + message);
 		});
 		Path baseDir = Directories.createTemp("lockstep-kafka-");
-		KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, overrides).get(0);
+		KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, spec.overrides(), spec.features()).get(0);
 		try {
 			return new InJvmKafkaBroker(baseDir, config);
 		}

@@ -20,22 +20,37 @@ public final class KafkaBrokerMain {
 
 	private static final String STARTED_MARKER = "lockstep-test-broker started";
 
+	private static final String OVERRIDE = "override:";
+
+	private static final String FEATURE = "feature:";
+
 	private KafkaBrokerMain() {
 	}
 
 	/**
 	 * Start one KRaft node and wait for it to stop.
 	 * @param args node id, broker port, controller port, voters, cluster size, log
-	 * directory, cluster id, then {@code key=value} broker overrides
+	 * directory, cluster id, then {@code override:key=value} broker overrides and
+	 * {@code feature:name=level} feature levels
 	 */
 	public static void main(String[] args) {
 		Map<String, String> overrides = new HashMap<>();
+		Map<String, Short> features = new HashMap<>();
 		for (int i = 7; i < args.length; i++) {
+			int colon = args[i].indexOf(':');
 			int equals = args[i].indexOf('=');
-			overrides.put(args[i].substring(0, equals), args[i].substring(equals + 1));
+			String name = args[i].substring(colon + 1, equals);
+			String value = args[i].substring(equals + 1);
+			if (args[i].startsWith(FEATURE)) {
+				features.put(name, Short.parseShort(value));
+			}
+			else {
+				overrides.put(name, value);
+			}
 		}
 		KRaftNodeConfig config = new KRaftNodeConfig(Integer.parseInt(args[0]), Integer.parseInt(args[1]),
-				Integer.parseInt(args[2]), args[3], Integer.parseInt(args[4]), Path.of(args[5]), args[6], overrides);
+				Integer.parseInt(args[2]), args[3], Integer.parseInt(args[4]), Path.of(args[5]), args[6], overrides,
+				features);
 		watchParent(System.in);
 		KRaftNode node = KRaftNode.start(config);
 		Runtime.getRuntime().addShutdownHook(new Thread(node::close, "broker-shutdown"));
@@ -48,8 +63,11 @@ public final class KafkaBrokerMain {
 		String[] fixed = { Integer.toString(config.nodeId()), Integer.toString(config.brokerPort()),
 				Integer.toString(config.controllerPort()), config.voters(), Integer.toString(config.clusterSize()),
 				config.logDir().toString(), config.clusterId() };
-		return Stream.concat(Arrays.stream(fixed),
-					config.overrides().entrySet().stream().map((entry) -> entry.getKey() + "=" + entry.getValue()))
+		return Stream
+			.of(Arrays.stream(fixed),
+					config.overrides().entrySet().stream().map((entry) -> OVERRIDE + entry.getKey() + "=" + entry.getValue()),
+					config.features().entrySet().stream().map((entry) -> FEATURE + entry.getKey() + "=" + entry.getValue()))
+			.flatMap((args) -> args)
 			.toArray(String[]::new);
 	}
 

@@ -18,9 +18,10 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Node;
 
 /**
- * One KRaft node running as a separate OS process, started from the Kafka jars on this
- * JVM's class path, so that a test can SIGKILL, SIGSTOP, SIGCONT and restart it. The
- * node keeps its ports and data directory across restarts.
+ * One KRaft node running as a separate OS process, so that a test can SIGKILL, SIGSTOP,
+ * SIGCONT and restart it. It runs the Kafka release its {@link KafkaBrokerSpec} names:
+ * the jars on this JVM's class path, or another release's (such as Kafka 3.9). The node
+ * keeps its ports and data directory across restarts.
  */
 public final class KafkaBrokerProcess implements KafkaBroker {
 
@@ -29,11 +30,11 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
 	/** JVM options of a broker process unless others are given. */
-	public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC");
+	public static final List<String> DEFAULT_JVM_OPTIONS = KafkaBrokerSpec.DEFAULT_JVM_OPTIONS;
 
 	private final KRaftNodeConfig config;
 
-	private final List<String> jvmOptions;
+	private final KafkaBrokerSpec spec;
 
 	// The directory this object deletes on close; null when a cluster owns it.
 	private final Path ownedDir;
@@ -42,18 +43,19 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 
 	private boolean paused;
 
-	KafkaBrokerProcess(KRaftNodeConfig config, List<String> jvmOptions, Path ownedDir) {
+	KafkaBrokerProcess(KRaftNodeConfig config, KafkaBrokerSpec spec, Path ownedDir) {
 		this.config = config;
-		this.jvmOptions = List.copyOf(jvmOptions);
+		this.spec = spec;
 		this.ownedDir = ownedDir;
 	}
 
 	/**
-	 * Start a single-node broker process on ephemeral 127.0.0.1 ports.
+	 * Start a single-node broker process of the release on this JVM's class path on
+	 * ephemeral 127.0.0.1 ports.
 	 * @return the running broker process
 	 */
 	public static KafkaBrokerProcess start() {
-		return start(Map.of(), DEFAULT_JVM_OPTIONS);
+		return start(KafkaBrokerSpec.defaults());
 	}
 
 	/**
@@ -63,9 +65,18 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 	 * @return the running broker process
 	 */
 	public static KafkaBrokerProcess start(Map<String, String> overrides, List<String> jvmOptions) {
+		return start(KafkaBrokerSpec.defaults().withOverrides(overrides).withJvmOptions(jvmOptions));
+	}
+
+	/**
+	 * Start a single-node broker process on ephemeral 127.0.0.1 ports.
+	 * @param spec the release, features, broker properties and JVM options
+	 * @return the running broker process
+	 */
+	public static KafkaBrokerProcess start(KafkaBrokerSpec spec) {
 		Path baseDir = Directories.createTemp("lockstep-kafka-process-");
-		KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, overrides).get(0);
-		KafkaBrokerProcess broker = new KafkaBrokerProcess(config, jvmOptions, baseDir);
+		KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, spec.overrides(), spec.features()).get(0);
+		KafkaBrokerProcess broker = new KafkaBrokerProcess(config, spec, baseDir);
 		try {
 			broker.launch();
 			broker.awaitReady(1);
@@ -180,7 +191,7 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 
 	@Override
 	public String description() {
-		return "KRaft broker process " + bootstrapServers() + " (node " + nodeId() + ")";
+		return "KRaft broker process " + bootstrapServers() + " (node " + nodeId() + ", " + this.spec.describe() + ")";
 	}
 
 	@Override
@@ -203,9 +214,9 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 	synchronized void launch() {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(this.jvmOptions);
+		command.addAll(this.spec.jvmOptions());
 		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
+		command.add(this.spec.release().processClassPath());
 		command.add(KafkaBrokerMain.class.getName());
 		command.addAll(List.of(KafkaBrokerMain.toArgs(this.config)));
 		try {

@@ -30,7 +30,7 @@ public final class KafkaClusterProcesses implements KafkaBroker {
 	 * @return the running cluster
 	 */
 	public static KafkaClusterProcesses startThreeNodes() {
-		return start(3, Map.of(), KafkaBrokerProcess.DEFAULT_JVM_OPTIONS);
+		return start(3, KafkaBrokerSpec.defaults());
 	}
 
 	/**
@@ -41,10 +41,20 @@ public final class KafkaClusterProcesses implements KafkaBroker {
 	 * @return the running cluster
 	 */
 	public static KafkaClusterProcesses start(int size, Map<String, String> overrides, List<String> jvmOptions) {
+		return start(size, KafkaBrokerSpec.defaults().withOverrides(overrides).withJvmOptions(jvmOptions));
+	}
+
+	/**
+	 * Start a cluster and wait until every node serves requests.
+	 * @param size the number of nodes
+	 * @param spec the release, features, broker properties and JVM options of every node
+	 * @return the running cluster
+	 */
+	public static KafkaClusterProcesses start(int size, KafkaBrokerSpec spec) {
 		Path baseDir = Directories.createTemp("lockstep-kafka-cluster-");
-		List<KafkaBrokerProcess> nodes = KRaftNodeConfig.newCluster(size, baseDir, overrides)
+		List<KafkaBrokerProcess> nodes = KRaftNodeConfig.newCluster(size, baseDir, spec.overrides(), spec.features())
 			.stream()
-			.map((config) -> new KafkaBrokerProcess(config, jvmOptions, null))
+			.map((config) -> new KafkaBrokerProcess(config, spec, null))
 			.toList();
 		KafkaClusterProcesses cluster = new KafkaClusterProcesses(baseDir, nodes);
 		try {

@@ -12,10 +12,14 @@ import java.util.function.Function;
  * <li>otherwise the broker that the system property {@value #BROKER_PROPERTY} asks for:
  * {@code testcontainers} (fails clearly without Docker), {@code process} (a separate
  * broker process), or {@code in-jvm};</li>
- * <li>otherwise Kafka's own KRaft broker inside the test JVM.</li>
+ * <li>otherwise Kafka's own KRaft broker inside the test JVM, or as a separate process
+ * when the release asked for is not the one on the test class path.</li>
  * </ol>
- * Every broker started here listens on 127.0.0.1 only, on ephemeral ports, and is
- * configured so that transactions work on a single node.
+ * The system properties {@value KafkaBrokerSpec#VERSION_PROPERTY} (a release, such as
+ * {@code 3.9}) and {@value KafkaBrokerSpec#FEATURES_PROPERTY} (feature levels, such as
+ * {@code transaction.version=1}) choose what the started broker runs. Every broker
+ * started here listens on 127.0.0.1 only, on ephemeral ports, and is configured so that
+ * transactions work on a single node.
  */
 public final class TestBrokers {
 
@@ -56,8 +60,8 @@ public final class TestBrokers {
 		return switch (select(System.getenv(), System::getProperty)) {
 			case EXTERNAL -> new ExternalKafkaCluster(external.trim());
 			case TESTCONTAINERS -> startTestcontainers();
-			case PROCESS -> KafkaBrokerProcess.start();
-			case IN_JVM -> InJvmKafkaBroker.start();
+			case PROCESS -> KafkaBrokerProcess.start(KafkaBrokerSpec.fromSystemProperties(System::getProperty));
+			case IN_JVM -> InJvmKafkaBroker.start(KafkaBrokerSpec.fromSystemProperties(System::getProperty));
 		};
 	}
 
@@ -75,7 +79,10 @@ public final class TestBrokers {
 		}
 		String requested = systemProperties.apply(BROKER_PROPERTY);
 		if (requested == null || requested.isBlank()) {
-			return Kind.IN_JVM;
+			String version = systemProperties.apply(KafkaBrokerSpec.VERSION_PROPERTY);
+			boolean otherRelease = version != null && !version.isBlank()
+					&& !KafkaRelease.current().matches(version.trim());
+			return otherRelease ? Kind.PROCESS : Kind.IN_JVM;
 		}
 		return switch (requested.trim().toLowerCase(Locale.ROOT)) {
 			case "testcontainers" -> Kind.TESTCONTAINERS;
@@ -87,8 +94,14 @@ public final class TestBrokers {
 	}
 
 	private static KafkaBroker startTestcontainers() {
+		if (System.getProperty(KafkaBrokerSpec.FEATURES_PROPERTY) != null) {
+			throw new IllegalArgumentException("-D" + KafkaBrokerSpec.FEATURES_PROPERTY + " applies to the brokers "
+					+ "Lockstep formats (in-jvm, process), not to a container, which formats its own storage");
+		}
+		String version = System.getProperty(KafkaBrokerSpec.VERSION_PROPERTY);
 		try {
-			return TestcontainersKafkaBroker.start();
+			return TestcontainersKafkaBroker.start((version != null && !version.isBlank())
+					? "apache/kafka:" + version.trim() : TestcontainersKafkaBroker.IMAGE);
 		}
 		catch (NoClassDefFoundError ex) {
 			throw new IllegalStateException("-D" + BROKER_PROPERTY + "=testcontainers needs "

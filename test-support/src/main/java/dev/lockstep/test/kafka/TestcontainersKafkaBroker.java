@@ -15,8 +15,11 @@ public final class TestcontainersKafkaBroker implements KafkaBroker {
 
 	private final KafkaContainer container;
 
-	private TestcontainersKafkaBroker(KafkaContainer container) {
+	private final String image;
+
+	private TestcontainersKafkaBroker(KafkaContainer container, String image) {
 		this.container = container;
+		this.image = image;
 	}
 
 	/**
@@ -38,18 +41,29 @@ public final class TestcontainersKafkaBroker implements KafkaBroker {
 	 * @throws IllegalStateException when no Docker engine is available
 	 */
 	public static TestcontainersKafkaBroker start() {
+		return start(IMAGE);
+	}
+
+	/**
+	 * Start a container of another {@code apache/kafka} image and wait until the broker
+	 * accepts connections.
+	 * @param image the image, such as {@code apache/kafka:3.9.1}
+	 * @return the running broker
+	 * @throws IllegalStateException when no Docker engine is available
+	 */
+	public static TestcontainersKafkaBroker start(String image) {
 		if (!isDockerAvailable()) {
 			throw new IllegalStateException("A Testcontainers Kafka broker was asked for (-D" + TestBrokers.BROKER_PROPERTY
 					+ "=testcontainers) but no Docker engine is available to Testcontainers. Start Docker, or drop the"
 					+ " property to use Kafka's own KRaft broker inside the test JVM.");
 		}
-		KafkaContainer container = new KafkaContainer(IMAGE)
+		KafkaContainer container = new KafkaContainer(image)
 			.withEnv("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1")
 			.withEnv("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1")
 			.withEnv("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1")
 			.withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
 		container.start();
-		return new TestcontainersKafkaBroker(container);
+		return new TestcontainersKafkaBroker(container, image);
 	}
 
 	@Override
@@ -59,7 +73,7 @@ public final class TestcontainersKafkaBroker implements KafkaBroker {
 
 	@Override
 	public String description() {
-		return "Testcontainers " + IMAGE + " " + bootstrapServers();
+		return "Testcontainers " + this.image + " " + bootstrapServers();
 	}
 
 	@Override

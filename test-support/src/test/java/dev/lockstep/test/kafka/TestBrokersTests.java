@@ -37,6 +37,20 @@ class TestBrokersTests {
 	}
 
 	@Test
+	void anotherKafkaReleaseRunsAsABrokerProcessUnlessAKindIsAskedFor() {
+		Map<String, String> otherRelease = Map.of(KafkaBrokerSpec.VERSION_PROPERTY, "3.9");
+		assertThat(TestBrokers.select(Map.of(), otherRelease::get)).isEqualTo(Kind.PROCESS);
+		Map<String, String> thisRelease = Map.of(KafkaBrokerSpec.VERSION_PROPERTY, KafkaRelease.current().version());
+		assertThat(TestBrokers.select(Map.of(), thisRelease::get)).isEqualTo(Kind.IN_JVM);
+		Map<String, String> otherReleaseInJvm = Map.of(KafkaBrokerSpec.VERSION_PROPERTY, "3.9",
+				TestBrokers.BROKER_PROPERTY, "in-jvm");
+		assertThat(TestBrokers.select(Map.of(), otherReleaseInJvm::get)).isEqualTo(Kind.IN_JVM);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> InJvmKafkaBroker.start(KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named("3.9"))))
+			.withMessageContaining("cannot run in this JVM");
+	}
+
+	@Test
 	void unknownRequestedBrokerIsRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> TestBrokers.select(Map.of(), (key) -> "docker"))
 			.withMessageContaining("lockstep.test.broker=docker");

@@ -1,0 +1,87 @@
+package dev.lockstep.test.kafka;
+
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.server.common.MetadataVersion;
+
+/**
+ * The feature levels a running cluster has finalized, as its controller reports them:
+ * what a test proves it ran against ({@code metadata.version} says the release line,
+ * {@code transaction.version} and {@code group.version} the protocols on offer).
+ *
+ * @param levels each finalized feature's level
+ */
+public record ClusterFeatures(Map<String, Short> levels) {
+
+	/** The transactions protocol: 2 is KIP-890's transactions v2, 0 or 1 the protocol before it. */
+	public static final String TRANSACTION_VERSION = "transaction.version";
+
+	/** The group protocol: 1 or more offers KIP-848's consumer group protocol. */
+	public static final String GROUP_VERSION = "group.version";
+
+	/** The metadata version, which names the release line. */
+	public static final String METADATA_VERSION = "metadata.version";
+
+	public ClusterFeatures {
+		levels = Map.copyOf(levels);
+	}
+
+	/**
+	 * Ask a cluster for its finalized features.
+	 * @param bootstrapServers the cluster's bootstrap servers
+	 * @return its features
+	 */
+	public static ClusterFeatures of(String bootstrapServers) {
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+			FeatureMetadata metadata = admin.describeFeatures().featureMetadata().get(60, TimeUnit.SECONDS);
+			return new ClusterFeatures(metadata.finalizedFeatures()
+				.entrySet()
+				.stream()
+				.collect(Collectors.toMap(Map.Entry::getKey, (entry) -> entry.getValue().maxVersionLevel())));
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("Could not describe the features of " + bootstrapServers, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Return a finalized feature's level, 0 when it is not finalized (the release's
+	 * behaviour before the feature existed).
+	 * @param feature the feature's name
+	 * @return its level
+	 */
+	public short level(String feature) {
+		return this.levels.getOrDefault(feature, (short) 0);
+	}
+
+	/**
+	 * Return the release line the metadata version names, such as {@code 3.9-IV0}.
+	 * @return the metadata version
+	 */
+	public String metadataVersion() {
+		return MetadataVersion.fromFeatureLevel(level(METADATA_VERSION)).version();
+	}
+
+	/**
+	 * Return what a report line needs:
+	 * {@code metadata.version=4.1-IV1 transaction.version=2 group.version=1}.
+	 * @return the description
+	 */
+	@Override
+	public String toString() {
+		return METADATA_VERSION + "=" + metadataVersion() + " " + TRANSACTION_VERSION + "=" + level(TRANSACTION_VERSION)
+				+ " " + GROUP_VERSION + "=" + level(GROUP_VERSION);
+	}
+
+}

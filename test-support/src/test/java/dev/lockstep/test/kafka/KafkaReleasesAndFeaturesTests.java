@@ -1,0 +1,64 @@
+package dev.lockstep.test.kafka;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The brokers of the compatibility matrix: Kafka 3.9 as a process (its jars cannot share
+ * this JVM's class path), and Kafka 4.1 with transactions v1 pinned, in this JVM and as
+ * a process. Each is what it says it is (its finalized features) and runs transactions.
+ */
+class KafkaReleasesAndFeaturesTests {
+
+	@Test
+	void kafka39BrokerProcessRunsTransactionsAndKeepsCommittedDataThroughASigkill() throws Exception {
+		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named("3.9"));
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
+			assertThat(broker.description()).contains("Kafka 3.9.");
+			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
+			assertThat(features.metadataVersion()).startsWith("3.9-");
+			assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isLessThan((short) 2);
+			TransactionalRoundTrip roundTrip = new TransactionalRoundTrip(broker);
+			roundTrip.assertCommittedVisibleAndAbortedInvisible();
+			broker.kill();
+			broker.restart();
+			assertThat(roundTrip.readAll(roundTrip.output(), "read_committed", 4)).containsExactly("A", "B", "C",
+					"after-abort");
+			assertThat(roundTrip.committedOffset()).isEqualTo(3);
+		}
+	}
+
+	@Test
+	void kafka41InThisJvmOffersTransactionsV2AndTheConsumerGroupProtocolByDefault() {
+		try (InJvmKafkaBroker broker = InJvmKafkaBroker.start()) {
+			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
+			assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isEqualTo((short) 2);
+			assertThat(features.level(ClusterFeatures.GROUP_VERSION)).isGreaterThanOrEqualTo((short) 1);
+		}
+	}
+
+	@Test
+	void kafka41WithTransactionsV1PinnedInThisJvmRunsTransactions() {
+		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withFeature(ClusterFeatures.TRANSACTION_VERSION, 1);
+		try (InJvmKafkaBroker broker = InJvmKafkaBroker.start(spec)) {
+			assertThat(ClusterFeatures.of(broker.bootstrapServers()).level(ClusterFeatures.TRANSACTION_VERSION))
+				.isEqualTo((short) 1);
+			new TransactionalRoundTrip(broker).assertCommittedVisibleAndAbortedInvisible();
+		}
+	}
+
+	@Test
+	void kafka41WithTransactionsV1PinnedAsAProcessKeepsItsFeaturesThroughARestart() {
+		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withFeature(ClusterFeatures.TRANSACTION_VERSION, 1);
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
+			assertThat(broker.description()).contains("transaction.version=1");
+			new TransactionalRoundTrip(broker).assertCommittedVisibleAndAbortedInvisible();
+			broker.kill();
+			broker.restart();
+			assertThat(ClusterFeatures.of(broker.bootstrapServers()).level(ClusterFeatures.TRANSACTION_VERSION))
+				.isEqualTo((short) 1);
+		}
+	}
+
+}
