@@ -417,6 +417,18 @@ public class LockstepProperties {
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
 		/**
+		 * Whether each slot is a static group member (group.instance.id = its transactional id),
+		 * so a restarted instance takes its place back instead of joining as a new member.
+		 */
+		private boolean staticMembership = true;
+
+		/**
+		 * Whether a graceful stop leaves the group so its partitions move at once; false
+		 * (static membership only) keeps them for the restart until the session times out.
+		 */
+		private boolean leaveGroupOnStop = true;
+
+		/**
 		 * Whether the worker starts with the application context.
 		 */
 		private boolean autoStartup = true;
@@ -569,6 +581,22 @@ public class LockstepProperties {
 
 		public void setShutdownTimeout(Duration shutdownTimeout) {
 			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public boolean isStaticMembership() {
+			return this.staticMembership;
+		}
+
+		public void setStaticMembership(boolean staticMembership) {
+			this.staticMembership = staticMembership;
+		}
+
+		public boolean isLeaveGroupOnStop() {
+			return this.leaveGroupOnStop;
+		}
+
+		public void setLeaveGroupOnStop(boolean leaveGroupOnStop) {
+			this.leaveGroupOnStop = leaveGroupOnStop;
 		}
 
 		public boolean isAutoStartup() {

@@ -25,7 +25,8 @@ public final class LockstepPropertiesAutoConfiguration {
 	@Bean
 	static BeanFactoryPostProcessor lockstepPropertiesCheck(Environment environment) {
 		return (beanFactory) -> {
-			new UnknownPropertiesCheck("lockstep", LockstepProperties.class).check(environment);
+			// lockstep.test.* configures lockstep-test-support (its test brokers), not the application.
+			new UnknownPropertiesCheck("lockstep", LockstepProperties.class, "lockstep.test").check(environment);
 			LockstepProperties properties = Binder.get(environment)
 				.bindOrCreate("lockstep", LockstepProperties.class);
 			WorkerDeclarations.check(properties, new KafkaPropertiesValidator(new PropertyOrigins(environment)));

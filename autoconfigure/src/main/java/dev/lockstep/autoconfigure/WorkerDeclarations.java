@@ -87,6 +87,12 @@ final class WorkerDeclarations {
 							+ prefix + ".max-in-flight.");
 		}
 		refuseIf(maxInFlight != null && maxInFlight < 1, prefix + ".max-in-flight", "must be at least 1");
+		if (!worker.isLeaveGroupOnStop() && !worker.isStaticMembership()) {
+			throw new LockstepConfigurationException(prefix + ".leave-group-on-stop", null,
+					"only a static member keeps its partitions after it stops; a dynamic one would hold them "
+							+ "until its session times out and then rejoin as a new member",
+					"Set " + prefix + ".static-membership=true, or remove " + prefix + ".leave-group-on-stop.");
+		}
 		validator.checkKnownKeys(prefix + ".consumer", worker.getConsumer(), KafkaPropertiesValidator.CONSUMER_KEYS);
 		validator.checkKnownKeys(prefix + ".producer", worker.getProducer(), KafkaPropertiesValidator.PRODUCER_KEYS);
 		// The worker's own client overrides; the worker factory checks them again merged

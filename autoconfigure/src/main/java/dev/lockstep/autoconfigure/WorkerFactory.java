@@ -142,7 +142,8 @@ class WorkerFactory {
 				new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
 						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
 				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout(),
-				worker.getOrdering(), maxInFlight(worker), this.observations);
+				worker.getOrdering(), maxInFlight(worker), this.observations,
+				new WorkerSettings.Membership(worker.isStaticMembership(), worker.isLeaveGroupOnStop()));
 	}
 
 	private static int maxInFlight(LockstepProperties.Worker worker) {

@@ -26,6 +26,14 @@ public enum FailureCategory {
 	FENCED,
 
 	/** The producer is unusable: close it, rewind, and continue with a new producer of the same transactional id. */
-	FATAL
+	FATAL,
+
+	/**
+	 * The group refused the slot's consumer: its static member's {@code group.instance.id}
+	 * is still held by an earlier member that has neither left nor timed out (an instance
+	 * that crashed, under the consumer group protocol). Abort, close the consumer, back off,
+	 * and join again with a new one.
+	 */
+	REJOIN
 
 }

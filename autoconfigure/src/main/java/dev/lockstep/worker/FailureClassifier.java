@@ -15,6 +15,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
+import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 
 /**
  * The one place that decides what a failure means ({@link FailureCategory}):
@@ -31,6 +32,8 @@ import org.apache.kafka.common.errors.TransactionAbortableException;
  * data (a {@link SerializationException} of a codec that cannot reach its registry),
  * and every failure that is not Kafka's own (a processor's exception):
  * {@link FailureCategory#ABORTABLE};</li>
+ * <li>{@link UnreleasedInstanceIdException} (the group still holds the slot's static
+ * member id for an earlier member): {@link FailureCategory#REJOIN};</li>
  * <li>every other Kafka error (out-of-order sequence, authorization, unsupported
  * version...): {@link FailureCategory#FATAL}.</li>
  * </ul>
@@ -76,6 +79,9 @@ public final class FailureClassifier {
 		}
 		if (cause instanceof RetriableException) {
 			return FailureCategory.RETRIABLE;
+		}
+		if (cause instanceof UnreleasedInstanceIdException) {
+			return FailureCategory.REJOIN;
 		}
 		if (cause instanceof TransactionAbortableException || cause instanceof InvalidProducerEpochException
 				|| cause instanceof CommitFailedException || cause instanceof RebalanceInProgressException

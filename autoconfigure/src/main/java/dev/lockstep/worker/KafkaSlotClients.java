@@ -15,7 +15,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Builds a slot's clients with the exactly-once contract ({@link ExactlyOnceClients}) over
  * whatever the settings carry: a read_committed consumer that never auto-commits, in the worker's
- * group; an idempotent producer with {@code acks=all}, the slot's transactional id and
+ * group (a static member named by the slot's transactional id when the settings say so); an idempotent producer with {@code acks=all}, the slot's transactional id and
  * the worker's transaction timeout.
  */
 final class KafkaSlotClients implements SlotClients {
@@ -42,6 +42,10 @@ final class KafkaSlotClients implements SlotClients {
 	Map<String, Object> consumerProperties() {
 		Map<String, Object> props = ExactlyOnceClients.consumer(new HashMap<>(this.settings.consumerProperties()));
 		props.put(ConsumerConfig.GROUP_ID_CONFIG, this.settings.groupId());
+		if (this.settings.membership().staticMembers()) {
+			// Unique and stable as the transactional id is: a restarted slot is the same member.
+			props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, this.id.transactionalId());
+		}
 		props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG,
 				"lockstep-" + this.id.worker() + "-" + this.id.index() + "-consumer");
 		return props;

@@ -10,6 +10,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -232,8 +233,9 @@ final class SlotTransaction {
 	 * coordinator aborted a transaction that outlived its timeout (a pause, a GC, a frozen
 	 * VM, a slow call) and bumped the epoch, or a transaction call that timed out and was
 	 * retried (a broker restarting) met the epoch its own first attempt bumped. Any other
-	 * fence, or a second one within twice the transaction timeout of a re-initialisation,
-	 * means another live instance holds the transactional id: the slot stops.
+	 * fence (a fenced group instance id among them), or a second one within twice the
+	 * transaction timeout of a re-initialisation, means another live instance holds the
+	 * transactional id: the slot stops.
 	 * @param failure the fence
 	 * @throws SlotFailure FENCED for a takeover
 	 */
@@ -243,8 +245,10 @@ final class SlotTransaction {
 
 	private void reinitialiseOrStop(Throwable fence, OpenTransaction transaction) {
 		long now = System.nanoTime();
-		boolean explained = this.fencedOnRetry
-				|| (transaction != null && transaction.age().compareTo(this.sizing.timeout()) >= 0);
+		// A fenced group instance id means another member joined with the slot's static
+		// member id: a takeover however old the transaction is.
+		boolean explained = !isGroupInstanceFence(fence) && (this.fencedOnRetry
+				|| (transaction != null && transaction.age().compareTo(this.sizing.timeout()) >= 0));
 		this.fencedOnRetry = false;
 		boolean again = this.lastFence != null
 				&& now - this.lastFence < this.sizing.timeout().multipliedBy(2).toNanos();
@@ -265,6 +269,15 @@ final class SlotTransaction {
 		release();
 		close(Duration.ZERO);
 		start();
+	}
+
+	private static boolean isGroupInstanceFence(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof FencedInstanceIdException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private SlotFailure takeover(Throwable failure) {

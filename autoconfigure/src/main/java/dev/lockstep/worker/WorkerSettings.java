@@ -31,12 +31,14 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param maxInFlight the most records a slot processes at once (1 under
  * {@link Ordering#PARTITION})
  * @param observations the worker's observations ({@link WorkerObservations#NONE} for none)
+ * @param membership how each slot's consumer is a member of the group ({@link Membership#STATIC}
+ * unless given)
  */
 public record WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
 		String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
 		Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
 		InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
-		Ordering ordering, int maxInFlight, WorkerObservations observations) {
+		Ordering ordering, int maxInFlight, WorkerObservations observations, Membership membership) {
 
 	/** Records in flight per slot under {@link Ordering#KEY} and {@link Ordering#NONE} unless set. */
 	public static final int DEFAULT_MAX_IN_FLIGHT = 256;
@@ -48,6 +50,9 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		if (observations == null) {
 			observations = WorkerObservations.NONE;
 		}
+		if (membership == null) {
+			membership = Membership.STATIC;
+		}
 		if (concurrency < 1) {
 			throw new IllegalArgumentException("Concurrency must be at least 1, not " + concurrency);
 		}
@@ -55,6 +60,37 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			throw new IllegalArgumentException("Max in flight must be at least 1, and 1 under ordering PARTITION, not "
 					+ maxInFlight + " under " + ordering);
 		}
+	}
+
+	/**
+	 * Create settings whose slots are static members leaving the group on a graceful stop.
+	 * @param name the worker's name
+	 * @param sourceTopics the topics consumed
+	 * @param destination the topic {@link Output#toDestination} writes to
+	 * @param groupId the consumer group
+	 * @param transactionalId the base of each slot's transactional id
+	 * @param consumerProperties consumer properties
+	 * @param producerProperties producer properties
+	 * @param codecs the key and value codecs of input and output
+	 * @param concurrency the number of slots
+	 * @param pollTimeout the longest a poll waits for records
+	 * @param transaction when an open transaction is committed
+	 * @param invalidInput what happens to records that can never be processed
+	 * @param recovery the back-off between recovery attempts
+	 * @param bounds optional bounds for one-shot runs
+	 * @param shutdownTimeout the longest a graceful stop waits for the slots
+	 * @param ordering which records of a slot may be processed at the same time
+	 * @param maxInFlight the most records a slot processes at once
+	 * @param observations the worker's observations
+	 */
+	public WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
+			String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
+			Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
+			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
+			Ordering ordering, int maxInFlight, WorkerObservations observations) {
+		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
+				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
+				ordering, maxInFlight, observations, Membership.STATIC);
 	}
 
 	/**
@@ -84,7 +120,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			Ordering ordering, int maxInFlight) {
 		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
 				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				ordering, maxInFlight, WorkerObservations.NONE);
+				ordering, maxInFlight, WorkerObservations.NONE, Membership.STATIC);
 	}
 
 	/**
@@ -111,7 +147,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout) {
 		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
 				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				Ordering.PARTITION, 1, WorkerObservations.NONE);
+				Ordering.PARTITION, 1, WorkerObservations.NONE, Membership.STATIC);
 	}
 
 	/**
@@ -125,7 +161,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
 				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
 				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, ordering,
-				maxInFlight, this.observations);
+				maxInFlight, this.observations, this.membership);
 	}
 
 	/**
@@ -137,7 +173,19 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
 				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
 				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, this.ordering,
-				this.maxInFlight, observations);
+				this.maxInFlight, observations, this.membership);
+	}
+
+	/**
+	 * Return these settings with another group membership.
+	 * @param membership how each slot's consumer is a member of the group
+	 * @return the new settings
+	 */
+	public WorkerSettings withMembership(Membership membership) {
+		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
+				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
+				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, this.ordering,
+				this.maxInFlight, this.observations, membership);
 	}
 
 	/**
@@ -157,6 +205,33 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	 */
 	public String transactionalId(int slot) {
 		return this.transactionalId + "-" + slot;
+	}
+
+	/**
+	 * How each slot's consumer is a member of the worker's group.
+	 *
+	 * @param staticMembers whether each slot is a static member whose {@code group.instance.id}
+	 * is its transactional id: a slot that restarts (after a crash too) takes its place back
+	 * instead of joining as a new member, which under the classic protocol keeps its
+	 * partitions without a rebalance
+	 * @param leaveOnStop whether a graceful stop leaves the group, so that its partitions move
+	 * to the other members at once; {@code false} (static members only) keeps the member's
+	 * place and partitions for its restart until its session times out
+	 */
+	public record Membership(boolean staticMembers, boolean leaveOnStop) {
+
+		/** A new member on every start, leaving the group on a graceful stop. */
+		public static final Membership DYNAMIC = new Membership(false, true);
+
+		/** A static member per slot, leaving the group on a graceful stop: the default. */
+		public static final Membership STATIC = new Membership(true, true);
+
+		public Membership {
+			if (!staticMembers && !leaveOnStop) {
+				throw new IllegalArgumentException("Only a static member can keep its place in the group on a stop");
+			}
+		}
+
 	}
 
 	/**

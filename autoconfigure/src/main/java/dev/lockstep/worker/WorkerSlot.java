@@ -3,6 +3,7 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -110,10 +111,7 @@ final class WorkerSlot implements Runnable {
 			if (this.stopRequested) {
 				return;
 			}
-			this.consumer = this.clients.newConsumer();
-			this.listener.consumerCreated(this.id.worker(), this.id.index(), this.consumer);
-			this.consumer.subscribe(this.settings.sourceTopics(), this.rebalance);
-			this.poller.start(this.consumer);
+			openConsumer();
 			this.monitor.status(WorkerStatus.RUNNING);
 			while (!this.stopRequested && !(this.finishing && !this.transaction.isOpen())) {
 				try {
@@ -353,10 +351,43 @@ final class WorkerSlot implements Runnable {
 		switch (category) {
 			case FENCED -> this.transaction.fenced(failure);
 			case FATAL -> this.transaction.replaceProducer();
+			case REJOIN -> {
+				this.transaction.abort();
+				replaceConsumer();
+			}
 			default -> this.transaction.abort();
 		}
 		rewind();
 		this.backOff.await();
+	}
+
+	private void openConsumer() {
+		this.consumer = this.clients.newConsumer();
+		this.listener.consumerCreated(this.id.worker(), this.id.index(), this.consumer);
+		this.consumer.subscribe(this.settings.sourceTopics(), this.rebalance);
+		this.poller.start(this.consumer);
+	}
+
+	/**
+	 * Close a consumer whose membership the group refused (it holds no partitions) and
+	 * subscribe a new one, which joins after the back-off.
+	 */
+	private void replaceConsumer() {
+		this.processing.discard();
+		this.rewindPoints.revoked(Set.copyOf(this.rewindPoints.points().keySet()));
+		closeConsumer(CloseOptions.timeout(Duration.ZERO));
+		logger.info(() -> this.id + " joining the group again with a new consumer");
+		openConsumer();
+	}
+
+	private void closeConsumer(CloseOptions options) {
+		this.listener.consumerClosing(this.id.worker(), this.id.index(), this.consumer);
+		try {
+			this.consumer.close(options);
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> this.id + " consumer close");
+		}
 	}
 
 	/**
@@ -399,15 +430,12 @@ final class WorkerSlot implements Runnable {
 		this.processing.close();
 		Duration timeout = this.settings.shutdownTimeout();
 		if (this.consumer != null) {
-			this.listener.consumerClosing(this.id.worker(), this.id.index(), this.consumer);
-			try {
-				// Leaves the group, so the partitions move to another instance at once.
-				this.consumer.close(CloseOptions.timeout(timeout)
-					.withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
-			}
-			catch (RuntimeException ex) {
-				logger.warn(ex, () -> this.id + " consumer close");
-			}
+			// Leaving moves the partitions to another instance at once; a static member that
+			// stays keeps them for its restart.
+			closeConsumer(CloseOptions.timeout(timeout)
+				.withGroupMembershipOperation(this.settings.membership().leaveOnStop()
+						? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+						: CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
 		}
 		this.transaction.close(timeout);
 		WorkerStatus status = this.monitor.status();

@@ -235,6 +235,8 @@ class LockstepAutoConfigurationTests {
 				{ "lockstep.workers.normalizer.producer.enable.idempotence=false", "enable.idempotence" },
 				{ "spring.kafka.producer.acks=1", "spring.kafka.producer.acks" },
 				{ "lockstep.workers.normalizer.producer.transactional.id=mine", "transactional.id" },
+				{ "lockstep.workers.normalizer.consumer.group.instance.id=mine", "group.instance.id" },
+				{ "spring.kafka.consumer.properties.group.instance.id=mine", "group.instance.id" },
 				{ "lockstep.workers.normalizer.producer.max.in.flight.requests.per.connection=6", "max.in.flight" },
 				{ "lockstep.workers.normalizer.transaction.timeout=100ms", "transaction.timeout" } };
 		for (String[] refused : cases) {
@@ -245,6 +247,25 @@ class LockstepAutoConfigurationTests {
 			.withPropertyValues("lockstep.workers.normalizer.consumer.group.protocol=consumer",
 					"lockstep.workers.normalizer.consumer.session.timeout.ms=10000")
 			.run((context) -> assertRefused(context.getStartupFailure(), "session.timeout.ms", null));
+	}
+
+	@Test
+	void eachSlotIsAStaticMemberLeavingTheGroupOnStopUnlessConfiguredOtherwise() {
+		this.withWorker.run((context) -> assertThat(
+				context.getBean(LockstepWorkers.class).worker("normalizer").settings().membership())
+			.isEqualTo(WorkerSettings.Membership.STATIC));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.leave-group-on-stop=false")
+			.run((context) -> assertThat(
+					context.getBean(LockstepWorkers.class).worker("normalizer").settings().membership())
+				.isEqualTo(new WorkerSettings.Membership(true, false)));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.static-membership=false")
+			.run((context) -> assertThat(
+					context.getBean(LockstepWorkers.class).worker("normalizer").settings().membership())
+				.isEqualTo(WorkerSettings.Membership.DYNAMIC));
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.static-membership=false",
+					"lockstep.workers.normalizer.leave-group-on-stop=false")
+			.run((context) -> assertRefused(context.getStartupFailure(), "leave-group-on-stop", "static-membership=true"));
 	}
 
 	@Test

@@ -62,6 +62,17 @@ class LockstepUnknownPropertiesTests {
 	}
 
 	@Test
+	void keysOfTheTestSupportAreLeftToIt() {
+		this.withWorker
+			.withPropertyValues("lockstep.test.broker=process", "lockstep.test.kafka-release.3.9=/tmp/server.classpath")
+			.run((context) -> assertThat(context).hasNotFailed());
+		this.withWorker.withPropertyValues("lockstep.tests.broker=process")
+			.run((context) -> assertThat(
+					LockstepConfigurationFailureAnalyzerAccess.refusalIn(context.getStartupFailure()).getProperty())
+				.isEqualTo("lockstep.tests.broker"));
+	}
+
+	@Test
 	void mistypedKeysOfEveryBranchAreRefused() {
 		String[][] cases = { { "lockstep.registry.retires=1", "lockstep.registry.retries" },
 				{ "lockstep.topics.orders.partition=4", "lockstep.topics.orders.partitions" },

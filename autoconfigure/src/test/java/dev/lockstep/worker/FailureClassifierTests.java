@@ -8,12 +8,14 @@ import dev.lockstep.registry.RegistryException;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
+import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +91,13 @@ class FailureClassifierTests {
 		assertThat(this.classifier.classify(new AuthorizationException("denied"))).isEqualTo(FailureCategory.FATAL);
 		assertThat(this.classifier.classify(new UnsupportedVersionException("old"))).isEqualTo(FailureCategory.FATAL);
 		assertThat(this.classifier.classify(new KafkaException("unknown"))).isEqualTo(FailureCategory.FATAL);
+	}
+
+	@Test
+	void aStaticMemberIdStillHeldByAnEarlierMemberIsAJoinToRepeatWithANewConsumer() {
+		assertThat(this.classifier.classify(new UnreleasedInstanceIdException("owned by another member")))
+			.isEqualTo(FailureCategory.REJOIN);
+		assertThat(this.classifier.classify(new FencedInstanceIdException("fenced"))).isEqualTo(FailureCategory.FENCED);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 import dev.lockstep.test.context.TestKafka;
 import dev.lockstep.test.kafka.KafkaBroker;
@@ -101,6 +102,24 @@ final class KafkaFixture {
 	GroupType groupType(String group) {
 		try (Admin admin = admin()) {
 			return admin.describeConsumerGroups(List.of(group)).all().get().get(group).type();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Each member's assignment as the group's coordinator reports it, by the member's
+	 * {@code group.instance.id} (its member id for a dynamic member).
+	 */
+	Map<String, Set<TopicPartition>> assignments(String group) {
+		try (Admin admin = admin()) {
+			Map<String, Set<TopicPartition>> assignments = new HashMap<>();
+			admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().forEach((member) -> {
+				assignments.put(member.groupInstanceId().orElse(member.consumerId()),
+						member.assignment().topicPartitions());
+			});
+			return assignments;
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);

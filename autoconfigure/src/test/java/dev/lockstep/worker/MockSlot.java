@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
@@ -13,6 +15,7 @@ import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -42,6 +45,9 @@ final class MockSlot implements AutoCloseable {
 	final LogConsumer consumer = new LogConsumer();
 
 	final List<MockProducer<byte[], byte[]>> producers = new CopyOnWriteArrayList<>();
+
+	// Consumers the slot gets before the log consumer, one per consumer it creates.
+	final Queue<Consumer<byte[], byte[]>> earlierConsumers = new ConcurrentLinkedQueue<>();
 
 	private Worker worker;
 
@@ -96,8 +102,9 @@ final class MockSlot implements AutoCloseable {
 		this.worker = new Worker(settings, work, policy, WorkerListener.NONE, (id) -> new SlotClients() {
 
 			@Override
-			public org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> newConsumer() {
-				return MockSlot.this.consumer;
+			public Consumer<byte[], byte[]> newConsumer() {
+				Consumer<byte[], byte[]> earlier = MockSlot.this.earlierConsumers.poll();
+				return (earlier != null) ? earlier : MockSlot.this.consumer;
 			}
 
 			@Override

@@ -13,10 +13,14 @@ import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
+import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -122,6 +126,52 @@ class WorkerSlotTests {
 		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("tx-0 took over"));
 		assertThat(this.slot.producers).hasSize(1);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
+	}
+
+	@Test
+	void fencedGroupInstanceIdIsATakeoverEvenInATransactionOlderThanItsTimeout() {
+		this.slot = new MockSlot(10);
+		AtomicInteger calls = new AtomicInteger();
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
+				new TransactionSizing(100, Duration.ofSeconds(5), Duration.ofSeconds(1)), MockSlot.strings()),
+				RecordProcessor.of((String value) -> {
+					if (calls.incrementAndGet() == 10) {
+						// The transaction outlives its timeout (a fence of the producer would be
+						// re-initialised from), then the group reports another member with this
+						// slot's static member id.
+						await().pollDelay(Duration.ofMillis(1100)).atMost(WAIT).until(() -> true);
+						this.slot.consumer.setPollException(new FencedInstanceIdException("tx-0 joined again"));
+					}
+					return upper(value);
+				}));
+		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.FENCED);
+		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("tx-0 took over"));
+		assertThat(this.slot.producers).hasSize(1);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
+	}
+
+	@Test
+	void consumerRefusedItsStaticMemberIdJoinsAgainWithANewConsumer() {
+		this.slot = new MockSlot(10);
+		MockConsumer<byte[], byte[]> refused = new MockConsumer<>("earliest") {
+
+			@Override
+			public synchronized ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+				// What the consumer group protocol's heartbeat reports while an earlier member
+				// that crashed still holds the instance id: fatal for this consumer.
+				throw new UnreleasedInstanceIdException("instance id tx-0 is owned by another member");
+			}
+
+		};
+		this.slot.earlierConsumers.add(refused);
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
+				MockSlot.strings()), RecordProcessor.of(WorkerSlotTests::upper));
+		await().atMost(WAIT).until(() -> this.slot.committed(MockSlot.OUTPUT).size() == 10);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEqualTo(this.slot.expected(10));
+		assertThat(refused.closed()).isTrue();
+		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("REJOIN after"));
+		assertThat(this.slot.producers).hasSize(1);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
 	}
 
 	@Test

@@ -22,6 +22,7 @@ import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.WorkerSettings.Membership;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import dev.lockstep.worker.test.Order;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -318,6 +319,39 @@ class WorkerTests {
 		assertThat(out).hasSize(produced.get());
 		assertThat(out.stream().map(WorkerTests::key).distinct()).hasSize(produced.get());
 		assertThat(first.state().committedRecords() + second.state().committedRecords()).isEqualTo(produced.get());
+	}
+
+	@Test
+	void staticMemberThatStopsWithoutLeavingGetsItsPartitionsBackWithoutMovingAnyOther() {
+		kafka.createTopics(4, this.input, this.output);
+		AtomicInteger produced = new AtomicInteger();
+		TransactionSizing sizing = new TransactionSizing(500, Duration.ofMillis(100));
+		Membership remaining = new Membership(true, false);
+		WorkerSettings a = settings("tx-" + this.group + "-a", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of())
+			.withMembership(remaining);
+		WorkerSettings b = settings("tx-" + this.group + "-b", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of())
+			.withMembership(remaining);
+		Worker first = start(a);
+		Worker second = start(b);
+		await().atMost(Duration.ofMinutes(2))
+			.until(() -> feed(produced) && first.state().committedRecords() > 0 && second.state().committedRecords() > 0
+					&& kafka.assignments(this.group).values().stream().allMatch((assigned) -> assigned.size() == 2));
+		Map<String, Set<TopicPartition>> before = kafka.assignments(this.group);
+		assertThat(before).containsOnlyKeys(a.transactionalId(0), b.transactionalId(0));
+		// Stopped without leaving: its place and partitions wait for it (within the session
+		// timeout), so the other instance neither gives up nor takes any partition.
+		assertThat(first.stop()).isTrue();
+		feed(produced);
+		await().during(Duration.ofSeconds(3))
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> kafka.assignments(this.group).equals(before));
+		Worker restarted = start(a);
+		await().atMost(Duration.ofMinutes(2)).until(() -> restarted.state().committedRecords() > 0);
+		feed(produced);
+		await().atMost(Duration.ofMinutes(2)).until(() -> committedInputs() == produced.get());
+		assertThat(kafka.assignments(this.group)).isEqualTo(before);
+		assertThat(kafka.readCommitted(this.output, produced.get()).stream().map(WorkerTests::key).distinct())
+			.hasSize(produced.get());
 	}
 
 	/** Produce the next 50 paid orders; true, for use in a wait's condition. */

@@ -3,6 +3,7 @@ package dev.lockstep.autoconfigure.validation;
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -39,14 +40,19 @@ public final class UnknownPropertiesCheck {
 
 	private final Class<?> type;
 
+	private final List<ConfigurationPropertyName> others;
+
 	/**
 	 * Create the check of one properties class.
 	 * @param prefix its prefix, such as {@code lockstep}
 	 * @param type the properties class
+	 * @param others prefixes under {@code prefix} that belong to something else, whose
+	 * keys are not checked
 	 */
-	public UnknownPropertiesCheck(String prefix, Class<?> type) {
+	public UnknownPropertiesCheck(String prefix, Class<?> type, String... others) {
 		this.prefix = prefix;
 		this.type = type;
+		this.others = Arrays.stream(others).map(ConfigurationPropertyName::of).toList();
 	}
 
 	/**
@@ -66,8 +72,12 @@ public final class UnknownPropertiesCheck {
 			}
 			ConfigurationProperty first = unbound.getUnboundProperties()
 				.stream()
+				.filter((property) -> this.others.stream().noneMatch((other) -> other.isAncestorOf(property.getName())))
 				.min(Comparator.comparing(ConfigurationProperty::getName))
-				.orElseThrow();
+				.orElse(null);
+			if (first == null) {
+				return;
+			}
 			String name = first.getName().toString();
 			String origin = (first.getOrigin() != null) ? first.getOrigin().toString() : null;
 			throw new LockstepConfigurationException(name, origin,

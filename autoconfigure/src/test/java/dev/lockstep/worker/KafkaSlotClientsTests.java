@@ -1,0 +1,36 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.WorkerSettings.Membership;
+import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KafkaSlotClientsTests {
+
+	private final WorkerSettings settings = MockSlot.settings(Mode.BLOCK,
+			new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings());
+
+	@Test
+	void aStaticSlotIsTheGroupMemberNamedByItsTransactionalId() {
+		SlotId slot = SlotId.of(this.settings, 1);
+		assertThat(this.settings.membership()).isEqualTo(Membership.STATIC);
+		assertThat(new KafkaSlotClients(this.settings, slot).consumerProperties()).containsEntry("group.id", "group")
+			.containsEntry("group.instance.id", "tx-1")
+			.containsEntry("isolation.level", "read_committed")
+			.containsEntry("enable.auto.commit", false);
+		assertThat(new KafkaSlotClients(this.settings, slot).producerProperties()).containsEntry("transactional.id",
+				"tx-1");
+	}
+
+	@Test
+	void aDynamicSlotJoinsAsANewMemberEachTime() {
+		WorkerSettings dynamic = this.settings.withMembership(Membership.DYNAMIC);
+		assertThat(new KafkaSlotClients(dynamic, SlotId.of(dynamic, 0)).consumerProperties())
+			.doesNotContainKey("group.instance.id");
+	}
+
+}
