@@ -39,21 +39,7 @@ class BrokerFaultTests {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), RECORDS);
 			pipeline.createTopics(4, (short) 1);
 			pipeline.seed();
-			SampleAppProcess worker = pipeline.startWorker(workDir);
-			try {
-				for (int restart = 1; restart <= 2; restart++) {
-					long target = pipeline.outputEndOffsets() + 5_000;
-					worker.awaitUntil("5,000 more outputs before broker kill " + restart, Duration.ofMinutes(4),
-							() -> pipeline.outputEndOffsets() >= target);
-					broker.kill();
-					broker.restart();
-				}
-				worker.awaitUntil("group lag 0", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0);
-				assertThat(worker.isAlive()).as(worker::logTail).isTrue();
-			}
-			finally {
-				worker.stop(Duration.ofSeconds(60));
-			}
+			FaultScenarios.brokerRestarts(pipeline, broker, workDir, 2, 5_000);
 			pipeline.assertExactOutput("broker-restart", 2, 2, started);
 		}
 	}
@@ -149,32 +135,7 @@ class BrokerFaultTests {
 		try (InJvmKafkaBroker broker = InJvmKafkaBroker.start()) {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), RECORDS);
 			pipeline.createTopics(4, (short) 1);
-			pipeline.seed(1, RECORDS / 2);
-			SampleAppProcess first = pipeline.startWorker(workDir);
-			SampleAppProcess second = null;
-			try {
-				long target = pipeline.outputEndOffsets() + 5_000;
-				first.awaitUntil("5,000 outputs of the first instance", Duration.ofMinutes(4),
-						() -> pipeline.outputEndOffsets() >= target);
-				second = pipeline.startWorker(workDir);
-				// Once the second instance's consumers joined (its producers initialised the same
-				// transactional ids before that), new input makes the first commit again: fenced.
-				SampleAppProcess joining = second;
-				SampleAppProcess.awaitUntil("both instances' consumers in the group", Duration.ofMinutes(4),
-						() -> pipeline.groupMembers() == 4, List.of(first, joining));
-				pipeline.seed(RECORDS / 2 + 1, RECORDS);
-				first.awaitUntil("the first instance to report FENCED", Duration.ofMinutes(4),
-						() -> first.output().contains("took over"));
-				assertThat(first.output()).contains("took over");
-				SampleAppProcess.awaitUntil("group lag 0", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0,
-						List.of(first, joining));
-			}
-			finally {
-				first.stop(Duration.ofSeconds(60));
-				if (second != null) {
-					second.stop(Duration.ofSeconds(60));
-				}
-			}
+			FaultScenarios.zombie(pipeline, workDir, RECORDS);
 			pipeline.assertExactOutput("zombie", 0, 1, started);
 		}
 	}

@@ -29,6 +29,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.header.Header;
@@ -69,6 +70,9 @@ final class OrderPipeline {
 	// Orders keyed by one of this many customers, or by their own id when 0.
 	private int customers;
 
+	// The workers' group.protocol: classic (Kafka's default) or consumer (KIP-848).
+	private GroupType groupProtocol = GroupType.CLASSIC;
+
 	OrderPipeline(String bootstrapServers, int records) {
 		this(bootstrapServers, records, -1);
 	}
@@ -96,24 +100,40 @@ final class OrderPipeline {
 	}
 
 	/**
+	 * Run the workers under another group protocol.
+	 * @param protocol {@link GroupType#CLASSIC} or {@link GroupType#CONSUMER} (KIP-848)
+	 * @return this pipeline
+	 */
+	OrderPipeline groupProtocol(GroupType protocol) {
+		this.groupProtocol = protocol;
+		return this;
+	}
+
+	/**
 	 * Start the sample worker as its own process against this pipeline's cluster; an
 	 * extra argument replaces the default of the same option.
 	 */
 	SampleAppProcess startWorker(Path workDir, String... extraArgs) {
 		List<String> args = new ArrayList<>(List.of(extraArgs));
-		List.of("--spring.kafka.bootstrap-servers=" + this.bootstrapServers,
-				"--lockstep.workers.normalizer.concurrency=2",
-				// A killed member leaves the group after its session times out: keep that short.
-				"--lockstep.workers.normalizer.consumer.session.timeout.ms=6000",
-				"--lockstep.workers.normalizer.consumer.heartbeat.interval.ms=1000", "--logging.level.root=WARN",
-				"--spring.main.web-application-type=none")
-			.forEach((defaultArg) -> {
-				// A repeated option would be joined with a comma, not overridden.
-				String option = defaultArg.substring(0, defaultArg.indexOf('=') + 1);
-				if (args.stream().noneMatch((arg) -> arg.startsWith(option))) {
-					args.add(defaultArg);
-				}
-			});
+		List<String> defaults = new ArrayList<>(List.of("--spring.kafka.bootstrap-servers=" + this.bootstrapServers,
+				"--lockstep.workers.normalizer.concurrency=2", "--logging.level.root=WARN",
+				"--spring.main.web-application-type=none"));
+		if (this.groupProtocol == GroupType.CONSUMER) {
+			// The session and heartbeat are the broker's (group.consumer.*) under this protocol.
+			defaults.add("--lockstep.workers.normalizer.consumer.group.protocol=consumer");
+		}
+		else {
+			// A killed member leaves the group after its session times out: keep that short.
+			defaults.addAll(List.of("--lockstep.workers.normalizer.consumer.session.timeout.ms=6000",
+					"--lockstep.workers.normalizer.consumer.heartbeat.interval.ms=1000"));
+		}
+		defaults.forEach((defaultArg) -> {
+			// A repeated option would be joined with a comma, not overridden.
+			String option = defaultArg.substring(0, defaultArg.indexOf('=') + 1);
+			if (args.stream().noneMatch((arg) -> arg.startsWith(option))) {
+				args.add(defaultArg);
+			}
+		});
 		return SampleAppProcess.start(workDir, args.toArray(String[]::new));
 	}
 
@@ -193,6 +213,13 @@ final class OrderPipeline {
 	int groupMembers() throws Exception {
 		try (Admin admin = admin()) {
 			return admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP).members().size();
+		}
+	}
+
+	/** The type of the worker's group, as the broker reports it: which protocol its members speak. */
+	GroupType groupType() throws Exception {
+		try (Admin admin = admin()) {
+			return admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP).type();
 		}
 	}
 

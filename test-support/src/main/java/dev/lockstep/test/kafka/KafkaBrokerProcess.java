@@ -184,6 +184,25 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 		return this.config.logDir().resolveSibling("node-" + this.config.nodeId() + ".log");
 	}
 
+	/**
+	 * Describe the process for a failure message: whether it runs, and the last lines of
+	 * its log.
+	 * @param lines how many lines at most
+	 * @return the description
+	 */
+	public String logTail(int lines) {
+		List<String> log;
+		try {
+			log = Files.exists(logFile()) ? Files.readAllLines(logFile()) : List.of();
+		}
+		catch (IOException ex) {
+			log = List.of("(log unreadable: " + ex + ")");
+		}
+		return "--- " + description() + (isAlive() ? "" : " (not running)") + ", last "
+				+ Math.min(lines, log.size()) + " lines of its log ---\n"
+				+ String.join("\n", log.subList(Math.max(0, log.size() - lines), log.size()));
+	}
+
 	@Override
 	public String bootstrapServers() {
 		return this.config.bootstrapServer();

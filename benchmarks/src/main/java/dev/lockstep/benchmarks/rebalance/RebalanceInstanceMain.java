@@ -1,0 +1,70 @@
+package dev.lockstep.benchmarks.rebalance;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.lockstep.worker.RecordProcessor;
+import dev.lockstep.worker.Worker;
+import dev.lockstep.worker.WorkerSettings;
+import dev.lockstep.worker.WorkerSettings.Bounds;
+import dev.lockstep.worker.WorkerSettings.Codecs;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
+import dev.lockstep.worker.WorkerSettings.Membership;
+import dev.lockstep.worker.WorkerSettings.Recovery;
+import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * One worker instance of the rebalance harness in a JVM of its own, so the harness can
+ * start, SIGTERM and SIGKILL it: a one-slot Lockstep worker with Lockstep's default
+ * transaction sizing and recovery that copies each input record (key, value, headers)
+ * to the output. It prints {@code STARTED <epoch millis>} once its slot is subscribed.
+ */
+public final class RebalanceInstanceMain {
+
+	private RebalanceInstanceMain() {
+	}
+
+	/**
+	 * Run the instance until SIGTERM (a graceful stop) or SIGKILL.
+	 * @param args bootstrap servers, input, output, group, transactional id, group protocol
+	 * ({@code classic} or {@code consumer}), membership ({@code dynamic}, {@code static},
+	 * {@code static-remain})
+	 */
+	public static void main(String[] args) throws InterruptedException {
+		Map<String, Object> clients = Map.of("bootstrap.servers", args[0]);
+		Map<String, Object> consumer = new HashMap<>(clients);
+		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		consumer.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, args[5]);
+		Map<String, Object> producer = new HashMap<>(clients);
+		producer.put("max.block.ms", 4950);
+		Membership membership = switch (args[6]) {
+			case "dynamic" -> Membership.DYNAMIC;
+			case "static" -> Membership.STATIC;
+			case "static-remain" -> new Membership(true, false);
+			default -> throw new IllegalArgumentException("Unknown membership " + args[6]);
+		};
+		WorkerSettings settings = new WorkerSettings("rebalance", List.of(args[1]), args[2], args[3], args[4],
+				consumer, producer,
+				new Codecs(new ByteArrayDeserializer(), new ByteArrayDeserializer(), new ByteArraySerializer(),
+						new ByteArraySerializer()),
+				1, Duration.ofMillis(100),
+				new TransactionSizing(50_000, Duration.ofMillis(100), Duration.ofSeconds(10)),
+				new InvalidInputPolicy(InvalidInputPolicy.Mode.BLOCK, null),
+				new Recovery(Duration.ofMillis(100), Duration.ofSeconds(10)), Bounds.NONE, Duration.ofSeconds(30))
+			.withMembership(membership);
+		Worker worker = new Worker(settings, RecordProcessor.of((byte[] value) -> value));
+		Runtime.getRuntime().addShutdownHook(new Thread(worker::stop, "rebalance-instance-stop"));
+		worker.start();
+		System.out.println("STARTED " + System.currentTimeMillis());
+		System.out.flush();
+		while (!worker.awaitTermination(Duration.ofHours(1))) {
+			// Runs until stopped.
+		}
+	}
+
+}

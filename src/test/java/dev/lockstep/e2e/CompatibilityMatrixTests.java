@@ -1,0 +1,145 @@
+package dev.lockstep.e2e;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import dev.lockstep.test.kafka.ClusterFeatures;
+import dev.lockstep.test.kafka.KafkaBrokerProcess;
+import dev.lockstep.test.kafka.KafkaBrokerSpec;
+import dev.lockstep.test.kafka.KafkaRelease;
+import org.apache.kafka.common.GroupType;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The compatibility matrix: the kill storm, broker restart and zombie scenarios on each
+ * cluster teams run, every broker a separate process started from that release's own
+ * jars. Each run checks that the cluster is what its row says (the finalized features,
+ * and the group type the broker reports for the worker's group) and prints one
+ * {@code E2E <scenario>[<cluster>]} line. {@code -Pmatrix} runs every row with the
+ * scenarios' own record counts. {@code ./mvnw verify} runs the other rows with fewer
+ * records and kills, and not the row of Kafka 4.1 as it comes (classic groups,
+ * transactions v2): scenarios 1, 2 and 4 are that row at their full counts.
+ */
+@Tag("matrix")
+class CompatibilityMatrixTests {
+
+	private static final boolean FULL = Boolean.getBoolean("lockstep.e2e.matrix.full");
+
+	private static final int KILL_STORM_RECORDS = FULL ? 100_000 : 6_000;
+
+	private static final int KILLS = FULL ? 20 : 3;
+
+	private static final int BROKER_RESTART_RECORDS = FULL ? 50_000 : 6_000;
+
+	private static final int ZOMBIE_RECORDS = FULL ? 50_000 : 6_000;
+
+	static Stream<Cluster> clusters() {
+		return Stream.of(Cluster.values()).filter((cluster) -> FULL || cluster != Cluster.KAFKA_41_CLASSIC_TV2);
+	}
+
+	/**
+	 * The rows of the matrix.
+	 */
+	enum Cluster {
+
+		/** Kafka 3.9: transactions before KIP-890, classic groups only. */
+		KAFKA_39_CLASSIC("3.9", -1, GroupType.CLASSIC),
+
+		/** Kafka 4.1 with transactions v1 pinned (a cluster not yet upgraded to v2), classic groups. */
+		KAFKA_41_CLASSIC_TV1("4.1", 1, GroupType.CLASSIC),
+
+		/** Kafka 4.1 as it comes: transactions v2, classic groups. */
+		KAFKA_41_CLASSIC_TV2("4.1", -1, GroupType.CLASSIC),
+
+		/** Kafka 4.1 as it comes, the workers on the consumer group protocol (KIP-848). */
+		KAFKA_41_CONSUMER_TV2("4.1", -1, GroupType.CONSUMER);
+
+		private final String release;
+
+		private final int transactionVersion;
+
+		private final GroupType groupProtocol;
+
+		Cluster(String release, int transactionVersion, GroupType groupProtocol) {
+			this.release = release;
+			this.transactionVersion = transactionVersion;
+			this.groupProtocol = groupProtocol;
+		}
+
+		KafkaBrokerSpec broker() {
+			KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named(this.release));
+			if (this.transactionVersion >= 0) {
+				spec = spec.withFeature(ClusterFeatures.TRANSACTION_VERSION, this.transactionVersion);
+			}
+			// As short as the classic workers' session (OrderPipeline): a killed member's
+			// partitions move on within seconds. The broker's own minimums must allow it.
+			return spec.withOverrides(Map.of("group.consumer.session.timeout.ms", "6000",
+					"group.consumer.min.session.timeout.ms", "6000", "group.consumer.heartbeat.interval.ms", "1000",
+					"group.consumer.min.heartbeat.interval.ms", "1000"));
+		}
+
+		OrderPipeline pipeline(KafkaBrokerProcess broker, int records) throws Exception {
+			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), records)
+				.groupProtocol(this.groupProtocol);
+			pipeline.createTopics(4, (short) 1);
+			return pipeline;
+		}
+
+		/** What the cluster is, measured: {@code 3.9.2 classic transaction.version=0}. */
+		String describe(KafkaBrokerProcess broker, OrderPipeline pipeline) throws Exception {
+			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
+			GroupType type = pipeline.groupType();
+			assertThat(type).as("the group type the broker reports").isEqualTo(this.groupProtocol);
+			assertThat(features.metadataVersion()).as("metadata version").startsWith(this.release + "-");
+			if (this.transactionVersion >= 0) {
+				assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isEqualTo((short) this.transactionVersion);
+			}
+			return KafkaRelease.named(this.release).version() + " " + type.toString().toLowerCase() + " "
+					+ ClusterFeatures.TRANSACTION_VERSION + "=" + features.level(ClusterFeatures.TRANSACTION_VERSION);
+		}
+
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("clusters")
+	void killStorm(Cluster cluster, @TempDir Path workDir) throws Exception {
+		long started = System.nanoTime();
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(cluster.broker())) {
+			OrderPipeline pipeline = cluster.pipeline(broker, KILL_STORM_RECORDS);
+			pipeline.seed();
+			FaultScenarios.killStorm(pipeline, workDir, KILLS);
+			pipeline.assertExactOutput("kill-storm[" + cluster.describe(broker, pipeline) + "]", KILLS, KILLS + 1,
+					started);
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("clusters")
+	void brokerRestart(Cluster cluster, @TempDir Path workDir) throws Exception {
+		long started = System.nanoTime();
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(cluster.broker())) {
+			OrderPipeline pipeline = cluster.pipeline(broker, BROKER_RESTART_RECORDS);
+			pipeline.seed();
+			FaultScenarios.brokerRestarts(pipeline, broker, workDir, 2, BROKER_RESTART_RECORDS / 10);
+			pipeline.assertExactOutput("broker-restart[" + cluster.describe(broker, pipeline) + "]", 2, 2, started);
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("clusters")
+	void zombie(Cluster cluster, @TempDir Path workDir) throws Exception {
+		long started = System.nanoTime();
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(cluster.broker())) {
+			OrderPipeline pipeline = cluster.pipeline(broker, ZOMBIE_RECORDS);
+			FaultScenarios.zombie(pipeline, workDir, ZOMBIE_RECORDS);
+			pipeline.assertExactOutput("zombie[" + cluster.describe(broker, pipeline) + "]", 0, 1, started);
+		}
+	}
+
+}
