@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
@@ -22,6 +23,7 @@ import java.util.stream.Collectors;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -41,15 +43,17 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * their place ({@code leave-group-on-stop: false}).
  * <p>
  * One Kafka broker process with Kafka's default group timeouts (a 45 s session under both
- * protocols), input fed at a steady rate into 8 partitions, each record carrying its send
- * time; one-slot worker instances in JVMs of their own ({@link RebalanceInstanceMain}).
- * Per configuration, one sequence of events, each after output has flowed steadily: a
- * second instance joins; it is SIGKILLed and started again at once (a crash restart);
- * it is stopped (SIGTERM) and started again (a rolling restart); it is stopped for good
- * (leaves). An event's pause is the time from the event (the joining instance's subscribe,
- * the signal) until every partition has output again for input sent after the event:
- * with nothing happening, that is the pipeline's latency (a transaction interval, about
- * 0.1 to 0.3 s). Prints a table and {@code REBALANCE} lines.
+ * protocols), input fed at a steady rate into 8 partitions; one-slot worker instances in
+ * JVMs of their own ({@link RebalanceInstanceMain}), each a worker with Lockstep's
+ * defaults that copies its input. Per configuration, one sequence of events: a second instance joins;
+ * it is SIGKILLed and started again at once (a crash restart); it is stopped (SIGTERM) and
+ * started again (a rolling restart); it is stopped for good (it leaves). An event's stall
+ * is the longest time any partition went without visible ({@code read_committed}) output,
+ * from the event (the joining instance's subscribe, the signal) until the group has its
+ * new members and partitions and every partition has output again: with nothing
+ * happening, a transaction interval or two (0.1 to 0.3 s). Partitions are the input's
+ * (the output's are the producer's choice). Prints a table and
+ * {@code REBALANCE} lines.
  */
 public final class RebalanceBenchmarkMain {
 
@@ -78,9 +82,9 @@ public final class RebalanceBenchmarkMain {
 				for (String protocol : protocols) {
 					for (String membership : memberships) {
 						String configuration = protocol + " " + membership;
-						Map<String, Double> pauses = new Run(broker.bootstrapServers(), protocol, membership).run();
-						System.out.println("round " + round + " " + configuration + " " + pauses);
-						results.computeIfAbsent(configuration, (key) -> new ArrayList<>()).add(pauses);
+						Map<String, Double> stalls = new Run(broker.bootstrapServers(), protocol, membership).run();
+						System.out.println("round " + round + " " + configuration + " " + stalls);
+						results.computeIfAbsent(configuration, (key) -> new ArrayList<>()).add(stalls);
 					}
 				}
 			}
@@ -90,7 +94,7 @@ public final class RebalanceBenchmarkMain {
 
 	private static void print(Map<String, List<Map<String, Double>>> results) {
 		System.out.println();
-		System.out.println("| protocol, membership | " + String.join(" | ", EVENTS) + " |");
+		System.out.println("| longest stall: protocol, membership | " + String.join(" | ", EVENTS) + " |");
 		System.out.println("|---|" + "---|".repeat(EVENTS.size()));
 		results.forEach((configuration, runs) -> System.out.println("| " + configuration.replace(" ", ", ") + " | "
 				+ EVENTS.stream().map((event) -> format(runs, event)).collect(Collectors.joining(" | ")) + " |"));
@@ -150,23 +154,20 @@ public final class RebalanceBenchmarkMain {
 			Thread observer = new Thread(this::observe, "rebalance-observer");
 			feeder.start();
 			observer.start();
-			Map<String, Double> pauses = new LinkedHashMap<>();
+			Map<String, Double> stalls = new LinkedHashMap<>();
 			Instance first = Instance.start(this, "a");
 			Instance second = null;
-			try {
-				settle(first.startedMillis());
+			try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers))) {
+				stall(admin, first.startedMillis(), 1);
 				second = Instance.start(this, "b");
-				pauses.put("join", pause(second.startedMillis()));
-				settle(System.currentTimeMillis());
+				stalls.put("join", stall(admin, second.startedMillis(), 2));
 				long killed = second.kill();
 				second = Instance.start(this, "b");
-				pauses.put("crash-restart", pause(killed));
-				settle(System.currentTimeMillis());
+				stalls.put("crash-restart", stall(admin, killed, 2));
 				long stopped = second.stop();
 				second = Instance.start(this, "b");
-				pauses.put("restart", pause(stopped));
-				settle(System.currentTimeMillis());
-				pauses.put("leave", pause(second.stop()));
+				stalls.put("restart", stall(admin, stopped, 2));
+				stalls.put("leave", stall(admin, second.stop(), 1));
 				second = null;
 			}
 			finally {
@@ -178,33 +179,64 @@ public final class RebalanceBenchmarkMain {
 				feeder.join();
 				observer.join();
 			}
-			return pauses;
+			return stalls;
 		}
 
-		/** Wait until output flows steadily on every partition: the pipeline's latency again. */
-		private void settle(long sinceMillis) throws InterruptedException {
-			pause(sinceMillis);
-			Thread.sleep(2_000);
-		}
-
-		/** Seconds from the event until every partition has output for input sent after it. */
-		private double pause(long eventMillis) throws InterruptedException {
+		/**
+		 * Wait until the group has its new members, all partitions assigned, and every
+		 * partition has output again; return the longest stall of a partition since the event.
+		 */
+		private double stall(Admin admin, long eventMillis, int members) throws Exception {
 			long deadline = System.currentTimeMillis() + EVENT_LIMIT.toMillis();
-			while (System.currentTimeMillis() < deadline) {
-				long resumed = this.arrivals.allResumedAfter(eventMillis, PARTITIONS);
-				if (resumed > 0) {
-					return (resumed - eventMillis) / 1000.0;
+			while (!settled(admin, members)) {
+				if (System.currentTimeMillis() > deadline) {
+					throw new IllegalStateException(this.protocol + " " + this.membership + ": the group did not"
+							+ " settle with " + members + " member(s) within " + EVENT_LIMIT);
 				}
 				Thread.sleep(100);
 			}
-			throw new IllegalStateException(this.protocol + " " + this.membership + ": output did not resume on every"
-					+ " partition within " + EVENT_LIMIT);
+			long settled = System.currentTimeMillis();
+			long resumed;
+			while ((resumed = this.arrivals.allResumedAfter(settled, PARTITIONS)) == 0) {
+				if (System.currentTimeMillis() > deadline) {
+					throw new IllegalStateException(this.protocol + " " + this.membership + ": output did not resume"
+							+ " on every partition within " + EVENT_LIMIT);
+				}
+				Thread.sleep(100);
+			}
+			double stall = this.arrivals.longestGap(eventMillis, resumed, PARTITIONS) / 1000.0;
+			// Steady again before the next event.
+			Thread.sleep(2_000);
+			return stall;
+		}
+
+		private boolean settled(Admin admin, int members) throws Exception {
+			ConsumerGroupDescription group;
+			try {
+				group = admin.describeConsumerGroups(List.of(this.group())).all().get().get(this.group());
+			}
+			catch (ExecutionException ex) {
+				// Not yet created by its first member's join.
+				return false;
+			}
+			return group.members().size() == members
+					&& group.members().stream().allMatch((member) -> !member.assignment().topicPartitions().isEmpty())
+					&& group.members().stream().mapToInt((member) -> member.assignment().topicPartitions().size()).sum()
+							== PARTITIONS;
+		}
+
+		private String group() {
+			return "rb-group-" + this.id;
 		}
 
 		private void feed() {
 			Properties props = new Properties();
 			props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
 			props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+			// A feeder that may duplicate is fine here, and without idempotence a new topic's
+			// first produce requests cannot leave it retrying out-of-order sequences.
+			props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+			props.put(ProducerConfig.ACKS_CONFIG, "1");
 			try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
 					new ByteArraySerializer())) {
 				long sent = 0;
@@ -212,9 +244,12 @@ public final class RebalanceBenchmarkMain {
 				while (this.running.get()) {
 					long due = (System.nanoTime() - start) * RATE / 1_000_000_000L;
 					for (; sent < due; sent++) {
-						ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(this.input,
-								(int) (sent % PARTITIONS), null, new byte[16]);
+						int partition = (int) (sent % PARTITIONS);
+						ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(this.input, partition, null,
+								new byte[16]);
 						record.headers().add("sent", ByteBuffer.allocate(8).putLong(System.currentTimeMillis()).array());
+						// The output goes to any partition: the input partition travels in a header.
+						record.headers().add("partition", ByteBuffer.allocate(4).putInt(partition).array());
 						producer.send(record);
 					}
 					Thread.sleep(5);
@@ -240,7 +275,8 @@ public final class RebalanceBenchmarkMain {
 				while (this.running.get()) {
 					for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(20))) {
 						Header sent = record.headers().lastHeader("sent");
-						this.arrivals.add(record.partition(), ByteBuffer.wrap(sent.value()).getLong(),
+						Header partition = record.headers().lastHeader("partition");
+						this.arrivals.add(ByteBuffer.wrap(partition.value()).getInt(), ByteBuffer.wrap(sent.value()).getLong(),
 								System.currentTimeMillis());
 					}
 				}
@@ -270,7 +306,7 @@ public final class RebalanceBenchmarkMain {
 			List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 					"-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
 					RebalanceInstanceMain.class.getName(), run.bootstrapServers, run.input, run.output,
-					"rb-group-" + run.id, "rb-tx-" + run.id + "-" + name, run.protocol, run.membership);
+					 run.group(), "rb-tx-" + run.id + "-" + name, run.protocol, run.membership);
 			Path log = Files.createTempFile("lockstep-rebalance-" + name + "-", ".log");
 			Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 			long deadline = System.currentTimeMillis() + 60_000;
@@ -293,9 +329,10 @@ public final class RebalanceBenchmarkMain {
 		}
 
 		/** SIGKILL, as a crash; returns when it was sent. */
-		long kill() throws InterruptedException {
+		long kill() throws InterruptedException, IOException {
 			long at = System.currentTimeMillis();
 			this.process.destroyForcibly().waitFor();
+			Files.deleteIfExists(this.log);
 			return at;
 		}
 
@@ -307,14 +344,15 @@ public final class RebalanceBenchmarkMain {
 				this.process.destroyForcibly().waitFor();
 				throw new IllegalStateException("Instance did not stop:\n" + Files.readString(this.log));
 			}
+			Files.deleteIfExists(this.log);
 			return at;
 		}
 
 	}
 
 	/**
-	 * Every output record the observer saw: its partition, when its input was sent, and
-	 * when it became visible to a read_committed reader.
+	 * Every output record the observer saw: its input's partition, when its input was
+	 * sent, and when it became visible to a read_committed reader.
 	 */
 	private static final class Arrivals {
 
@@ -339,25 +377,34 @@ public final class RebalanceBenchmarkMain {
 		}
 
 		/**
+		 * The longest time any partition went without output between two moments: from the
+		 * first to its first output after it, between its outputs, and from its last to the
+		 * second.
+		 */
+		synchronized long longestGap(long fromMillis, long toMillis, int partitions) {
+			long[] previous = new long[partitions];
+			Arrays.fill(previous, fromMillis);
+			long longest = 0;
+			for (int i = firstSeenAtOrAfter(fromMillis); i < this.size && this.seen[i] <= toMillis; i++) {
+				int p = (int) this.partition[i];
+				longest = Math.max(longest, this.seen[i] - previous[p]);
+				previous[p] = this.seen[i];
+			}
+			for (long last : previous) {
+				longest = Math.max(longest, toMillis - last);
+			}
+			return longest;
+		}
+
+		/**
 		 * The moment every partition had shown output for input sent at or after the event,
 		 * or 0 while some has not.
 		 */
 		synchronized long allResumedAfter(long eventMillis, int partitions) {
 			long[] resumed = new long[partitions];
 			int count = 0;
-			// Seen times only grow: output for input sent after the event was seen after it.
-			int from = 0;
-			int to = this.size;
-			while (from < to) {
-				int middle = (from + to) >>> 1;
-				if (this.seen[middle] < eventMillis) {
-					from = middle + 1;
-				}
-				else {
-					to = middle;
-				}
-			}
-			for (int i = from; i < this.size && count < partitions; i++) {
+			// Output for input sent after the event was seen after it.
+			for (int i = firstSeenAtOrAfter(eventMillis); i < this.size && count < partitions; i++) {
 				int p = (int) this.partition[i];
 				if (this.sent[i] >= eventMillis && resumed[p] == 0) {
 					resumed[p] = this.seen[i];
@@ -372,6 +419,22 @@ public final class RebalanceBenchmarkMain {
 				last = Math.max(last, at);
 			}
 			return last;
+		}
+
+		// Seen times only grow (one observer thread appends them): a binary search.
+		private int firstSeenAtOrAfter(long millis) {
+			int from = 0;
+			int to = this.size;
+			while (from < to) {
+				int middle = (from + to) >>> 1;
+				if (this.seen[middle] < millis) {
+					from = middle + 1;
+				}
+				else {
+					to = middle;
+				}
+			}
+			return from;
 		}
 
 	}
