@@ -1,6 +1,7 @@
 package dev.lockstep.e2e;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -39,8 +40,13 @@ class CompatibilityMatrixTests {
 
 	private static final int ZOMBIE_RECORDS = FULL ? 50_000 : 6_000;
 
+	// -Dlockstep.e2e.matrix.clusters=KAFKA_39_CLASSIC,... runs those rows only.
+	private static final String CLUSTERS = System.getProperty("lockstep.e2e.matrix.clusters", "");
+
 	static Stream<Cluster> clusters() {
-		return Stream.of(Cluster.values()).filter((cluster) -> FULL || cluster != Cluster.KAFKA_41_CLASSIC_TV2);
+		return Stream.of(Cluster.values())
+			.filter((cluster) -> FULL || cluster != Cluster.KAFKA_41_CLASSIC_TV2)
+			.filter((cluster) -> CLUSTERS.isBlank() || List.of(CLUSTERS.split(",")).contains(cluster.name()));
 	}
 
 	/**

@@ -105,11 +105,11 @@ final class FaultScenarios {
 			// (dynamic), they leave the first to notice the fence at its next commit, which
 			// new input brings; as the same static members, under the classic protocol they
 			// take the first's places, which fences it at once, and under the consumer
-			// protocol the group refuses them until the first leaves.
+			// protocol the group refuses them (the slots recover: REJOIN) until the first leaves.
 			SampleAppProcess joining = second;
 			SampleAppProcess.awaitUntil("the second instance's consumers in the group, or refused by it",
 					Duration.ofMinutes(4), () -> pipeline.groupMembers() == 4 || first.output().contains("took over")
-							|| joining.output().contains("recovering (REJOIN)"),
+							|| joining.output().contains(" recovering ("),
 					List.of(first, joining));
 			pipeline.seed(records / 2 + 1, records);
 			first.awaitUntil("the first instance to report FENCED", Duration.ofMinutes(4),
