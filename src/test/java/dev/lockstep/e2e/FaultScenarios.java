@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The fault scenarios that run on every cluster of the compatibility matrix as well as in
  * their own tests: the worker SIGKILLed again and again, the broker SIGKILLed and
- * restarted under it, and a second worker with the same transactional id. Each drives a
- * seeded {@link OrderPipeline} until the group's lag is 0; the caller checks the output.
+ * restarted under it, and a second worker with the same transactional id, each alone or
+ * one after another. Each drives an {@link OrderPipeline} until the group's lag is 0; the
+ * caller checks the output.
  */
 final class FaultScenarios {
 
@@ -94,34 +95,76 @@ final class FaultScenarios {
 	static void zombie(OrderPipeline pipeline, Path workDir, int records, String... workerArgs) throws Exception {
 		pipeline.seed(1, records / 2);
 		SampleAppProcess first = pipeline.startWorker(workDir, workerArgs);
-		SampleAppProcess second = null;
 		try {
 			long target = pipeline.outputEndOffsets() + records / 10;
 			first.awaitUntil(records / 10 + " outputs of the first instance", Duration.ofMinutes(4),
 					() -> pipeline.outputEndOffsets() >= target);
-			second = pipeline.startWorker(workDir, workerArgs);
+			takeOver(pipeline, workDir, first, records / 2 + 1, records, workerArgs);
+		}
+		finally {
+			first.stop(Duration.ofSeconds(60));
+		}
+	}
+
+	/**
+	 * The three faults one after another on one pipeline, a quick pass over a cluster: the
+	 * worker SIGKILLed {@code kills} times over the first half of the orders; the broker
+	 * SIGKILLed and restarted under a running worker while the third quarter arrives; a
+	 * second worker with the same transactional ids while the last quarter arrives.
+	 * @param records how many orders in all
+	 * @param kills how many times the worker is killed
+	 */
+	static void oneAfterAnother(OrderPipeline pipeline, KafkaBrokerProcess broker, Path workDir, int records,
+			int kills) throws Exception {
+		pipeline.seed(1, records / 2);
+		killStorm(pipeline, workDir, kills);
+		SampleAppProcess first = pipeline.startWorker(workDir);
+		try {
+			pipeline.seed(records / 2 + 1, records * 3 / 4);
+			long target = pipeline.outputEndOffsets() + records / 20;
+			first.awaitUntil(records / 20 + " more outputs before the broker kill", Duration.ofMinutes(4),
+					() -> pipeline.outputEndOffsets() >= target);
+			broker.kill();
+			broker.restart();
+			first.awaitUntil("group lag 0 after the broker restart", Duration.ofMinutes(6),
+					() -> pipeline.groupLag() == 0);
+			takeOver(pipeline, workDir, first, records * 3 / 4 + 1, records);
+		}
+		catch (AssertionError | RuntimeException ex) {
+			throw new AssertionError(ex.getMessage() + "\n" + broker.logTail(60), ex);
+		}
+		finally {
+			first.stop(Duration.ofSeconds(60));
+		}
+	}
+
+	/**
+	 * Start a second worker with the first's transactional ids, seed orders
+	 * {@code from..to}, and wait until the first reports it was fenced and the second has
+	 * committed everything.
+	 */
+	private static void takeOver(OrderPipeline pipeline, Path workDir, SampleAppProcess first, long from, long to,
+			String... workerArgs) throws Exception {
+		SampleAppProcess second = pipeline.startWorker(workDir, workerArgs);
+		try {
 			// The second instance initialises its producers (the same transactional ids: the
 			// first's are fenced) before its consumers join the group. Joined as new members
 			// (dynamic), they leave the first to notice the fence at its next commit, which
 			// new input brings; as the same static members, under the classic protocol they
 			// take the first's places, which fences it at once, and under the consumer
 			// protocol the group refuses them (the slots recover: REJOIN) until the first leaves.
-			SampleAppProcess joining = second;
 			SampleAppProcess.awaitUntil("the second instance's consumers in the group, or refused by it",
 					Duration.ofMinutes(4), () -> pipeline.groupMembers() == 4 || first.output().contains("took over")
-							|| joining.output().contains(" recovering ("),
-					List.of(first, joining));
-			pipeline.seed(records / 2 + 1, records);
+							|| second.output().contains(" recovering ("),
+					List.of(first, second));
+			pipeline.seed(from, to);
 			first.awaitUntil("the first instance to report FENCED", Duration.ofMinutes(4),
 					() -> first.output().contains("took over"));
 			SampleAppProcess.awaitUntil("group lag 0", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0,
-					List.of(first, joining));
+					List.of(first, second));
 		}
 		finally {
-			first.stop(Duration.ofSeconds(60));
-			if (second != null) {
-				second.stop(Duration.ofSeconds(60));
-			}
+			second.stop(Duration.ofSeconds(60));
 		}
 	}
 

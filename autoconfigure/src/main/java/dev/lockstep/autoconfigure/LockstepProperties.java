@@ -417,10 +417,10 @@ public class LockstepProperties {
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
 		/**
-		 * Whether each slot is a static group member (group.instance.id = its transactional id),
-		 * so a restarted instance takes its place back instead of joining as a new member.
+		 * Whether each slot is a static group member (group.instance.id = its transactional
+		 * id); default: true under the classic group protocol, false under the consumer one.
 		 */
-		private boolean staticMembership = true;
+		private Boolean staticMembership;
 
 		/**
 		 * Whether a graceful stop leaves the group so its partitions move at once; false
@@ -583,11 +583,11 @@ public class LockstepProperties {
 			this.shutdownTimeout = shutdownTimeout;
 		}
 
-		public boolean isStaticMembership() {
+		public Boolean getStaticMembership() {
 			return this.staticMembership;
 		}
 
-		public void setStaticMembership(boolean staticMembership) {
+		public void setStaticMembership(Boolean staticMembership) {
 			this.staticMembership = staticMembership;
 		}
 

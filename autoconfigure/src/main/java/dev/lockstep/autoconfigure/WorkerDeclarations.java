@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.worker.WorkerSettings;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * The checks of the workers' declarations that need nothing but Lockstep's properties:
@@ -87,11 +88,10 @@ final class WorkerDeclarations {
 							+ prefix + ".max-in-flight.");
 		}
 		refuseIf(maxInFlight != null && maxInFlight < 1, prefix + ".max-in-flight", "must be at least 1");
-		if (!worker.isLeaveGroupOnStop() && !worker.isStaticMembership()) {
-			throw new LockstepConfigurationException(prefix + ".leave-group-on-stop", null,
-					"only a static member keeps its partitions after it stops; a dynamic one would hold them "
-							+ "until its session times out and then rejoin as a new member",
-					"Set " + prefix + ".static-membership=true, or remove " + prefix + ".leave-group-on-stop.");
+		if (worker.getConsumer().containsKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)) {
+			throw new LockstepConfigurationException(prefix + ".consumer." + ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+					null, "a hand-set group.instance.id would be shared by every slot and instance",
+					"Remove it: with " + prefix + ".static-membership each slot uses its transactional id.");
 		}
 		validator.checkKnownKeys(prefix + ".consumer", worker.getConsumer(), KafkaPropertiesValidator.CONSUMER_KEYS);
 		validator.checkKnownKeys(prefix + ".producer", worker.getProducer(), KafkaPropertiesValidator.PRODUCER_KEYS);

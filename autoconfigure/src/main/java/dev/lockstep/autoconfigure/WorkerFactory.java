@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
@@ -35,6 +36,9 @@ import org.springframework.beans.factory.NoSuchBeanDefinitionException;
  * misconfigured worker fail at start-up instead of at its first record.
  */
 class WorkerFactory {
+
+	// What Kafka accepts as a group.instance.id (a topic name's characters).
+	private static final Pattern GROUP_INSTANCE_ID = Pattern.compile("[a-zA-Z0-9._-]+");
 
 	/** The producer batch.size of worker slots unless configured: 128 KiB. */
 	static final int DEFAULT_PRODUCER_BATCH_SIZE = 128 * 1024;
@@ -93,7 +97,9 @@ class WorkerFactory {
 		LockstepProperties.InvalidInput invalidInput = worker.getInvalidInput();
 		Mode mode = Mode.valueOf(invalidInput.getPolicy().name());
 		Map<String, Object> consumer = new HashMap<>(this.baseConsumer);
+		// The group and the member are the worker's own: Spring Boot's are for listeners.
 		consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
+		consumer.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
 		consumer.putAll(worker.getConsumer());
 		Map<String, Object> producer = new HashMap<>(this.baseProducer);
 		producer.putAll(worker.getProducer());
@@ -143,7 +149,33 @@ class WorkerFactory {
 						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
 				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout(),
 				worker.getOrdering(), maxInFlight(worker), this.observations,
-				new WorkerSettings.Membership(worker.isStaticMembership(), worker.isLeaveGroupOnStop()));
+				membership(prefix, worker, consumer, transactionalId));
+	}
+
+	/**
+	 * The worker's group membership: static under the classic protocol and dynamic under
+	 * the consumer protocol unless set; a static member's id (its slot's transactional id)
+	 * must be one Kafka accepts as a group.instance.id.
+	 */
+	private static WorkerSettings.Membership membership(String prefix, LockstepProperties.Worker worker,
+			Map<String, Object> consumer, String transactionalId) {
+		boolean staticMembers = (worker.getStaticMembership() != null) ? worker.getStaticMembership()
+				: WorkerSettings.Membership.defaultFor(consumer).staticMembers();
+		if (!staticMembers && !worker.isLeaveGroupOnStop()) {
+			throw new LockstepConfigurationException(prefix + ".leave-group-on-stop", null,
+					"only a static member keeps its partitions after it stops; a dynamic one (the default under "
+							+ "group.protocol=consumer) would hold them until its session times out and then rejoin "
+							+ "as a new member",
+					"Set " + prefix + ".static-membership=true, or remove " + prefix + ".leave-group-on-stop.");
+		}
+		String longest = transactionalId + "-" + (worker.getConcurrency() - 1);
+		if (staticMembers && !(GROUP_INSTANCE_ID.matcher(longest).matches() && longest.length() <= 249)) {
+			throw new LockstepConfigurationException(prefix + ".transactional-id", null,
+					"the slots' transactional ids (" + longest + ") are their static members' group.instance.id, "
+							+ "which Kafka accepts only of letters, digits, '.', '_' and '-', at most 249 characters",
+					"Set a transactional-id of those characters, or " + prefix + ".static-membership=false.");
+		}
+		return new WorkerSettings.Membership(staticMembers, worker.isLeaveGroupOnStop());
 	}
 
 	private static int maxInFlight(LockstepProperties.Worker worker) {

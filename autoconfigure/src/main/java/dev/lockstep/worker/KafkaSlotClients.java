@@ -14,9 +14,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Builds a slot's clients with the exactly-once contract ({@link ExactlyOnceClients}) over
- * whatever the settings carry: a read_committed consumer that never auto-commits, in the worker's
- * group (a static member named by the slot's transactional id when the settings say so); an idempotent producer with {@code acks=all}, the slot's transactional id and
- * the worker's transaction timeout.
+ * whatever the settings carry: a read_committed consumer that never auto-commits, in the
+ * worker's group (a static member named by the slot's transactional id, or a dynamic one, as
+ * the settings say); an idempotent producer with {@code acks=all}, the slot's transactional id
+ * and the worker's transaction timeout.
  */
 final class KafkaSlotClients implements SlotClients {
 
@@ -45,6 +46,10 @@ final class KafkaSlotClients implements SlotClients {
 		if (this.settings.membership().staticMembers()) {
 			// Unique and stable as the transactional id is: a restarted slot is the same member.
 			props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, this.id.transactionalId());
+		}
+		else {
+			// One id shared by every slot would make them fence each other.
+			props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
 		}
 		props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG,
 				"lockstep-" + this.id.worker() + "-" + this.id.index() + "-consumer");

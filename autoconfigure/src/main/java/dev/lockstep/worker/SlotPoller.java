@@ -58,6 +58,15 @@ final class SlotPoller {
 	}
 
 	/**
+	 * Poll with a new consumer from now on: the input deadline still counts from the last
+	 * input.
+	 * @param consumer the new consumer, subscribed
+	 */
+	void replace(Consumer<byte[], byte[]> consumer) {
+		this.consumer = consumer;
+	}
+
+	/**
 	 * Poll once.
 	 * @param timeout the longest wait for records
 	 * @param transactionOpen whether the slot holds an open transaction (an empty poll
@@ -120,7 +129,11 @@ final class SlotPoller {
 		return lag;
 	}
 
-	private void checkIdle() {
+	/**
+	 * Fail a one-shot run whose input deadline has passed.
+	 * @throws SlotFailure FAILED when no input came for the idle timeout
+	 */
+	void checkIdle() {
 		if (this.idleTimeout != null && System.nanoTime() - this.lastInputNanos > this.idleTimeout.toNanos()) {
 			throw new SlotFailure(WorkerStatus.FAILED, "no input for " + this.idleTimeout + " (input deadline exceeded)");
 		}

@@ -116,7 +116,9 @@ public final class Worker {
 
 	/**
 	 * Stop gracefully: each slot finishes its poll, commits its open transaction, closes
-	 * its producer and leaves the group. Waits at most the shutdown timeout.
+	 * its producer and leaves the group (or, a static member that keeps its place, stays
+	 * in it: {@link WorkerSettings.Membership#leaveOnStop()}). Waits at most the shutdown
+	 * timeout.
 	 * @return whether every slot stopped in time
 	 */
 	public boolean stop() {

@@ -31,8 +31,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param maxInFlight the most records a slot processes at once (1 under
  * {@link Ordering#PARTITION})
  * @param observations the worker's observations ({@link WorkerObservations#NONE} for none)
- * @param membership how each slot's consumer is a member of the group ({@link Membership#STATIC}
- * unless given)
+ * @param membership how each slot's consumer is a member of the group (unless given,
+ * {@link Membership#defaultFor the default for its group protocol})
  */
 public record WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
 		String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
@@ -51,7 +51,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			observations = WorkerObservations.NONE;
 		}
 		if (membership == null) {
-			membership = Membership.STATIC;
+			membership = Membership.defaultFor(consumerProperties);
 		}
 		if (concurrency < 1) {
 			throw new IllegalArgumentException("Concurrency must be at least 1, not " + concurrency);
@@ -63,7 +63,8 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	}
 
 	/**
-	 * Create settings whose slots are static members leaving the group on a graceful stop.
+	 * Create settings whose slots are members of the group as is the default for its
+	 * protocol ({@link Membership#defaultFor}).
 	 * @param name the worker's name
 	 * @param sourceTopics the topics consumed
 	 * @param destination the topic {@link Output#toDestination} writes to
@@ -90,7 +91,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			Ordering ordering, int maxInFlight, WorkerObservations observations) {
 		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
 				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				ordering, maxInFlight, observations, Membership.STATIC);
+				ordering, maxInFlight, observations, null);
 	}
 
 	/**
@@ -120,7 +121,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			Ordering ordering, int maxInFlight) {
 		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
 				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				ordering, maxInFlight, WorkerObservations.NONE, Membership.STATIC);
+				ordering, maxInFlight, WorkerObservations.NONE, null);
 	}
 
 	/**
@@ -147,7 +148,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout) {
 		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
 				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				Ordering.PARTITION, 1, WorkerObservations.NONE, Membership.STATIC);
+				Ordering.PARTITION, 1, WorkerObservations.NONE, null);
 	}
 
 	/**
@@ -223,13 +224,28 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		/** A new member on every start, leaving the group on a graceful stop. */
 		public static final Membership DYNAMIC = new Membership(false, true);
 
-		/** A static member per slot, leaving the group on a graceful stop: the default. */
+		/** A static member per slot, leaving the group on a graceful stop. */
 		public static final Membership STATIC = new Membership(true, true);
 
 		public Membership {
 			if (!staticMembers && !leaveOnStop) {
 				throw new IllegalArgumentException("Only a static member can keep its place in the group on a stop");
 			}
+		}
+
+		/**
+		 * The default membership for a group protocol: {@link #STATIC} under the classic
+		 * protocol, where a slot restarted after a crash gets its partitions back at once
+		 * instead of after the dead member's session timeout; {@link #DYNAMIC} under the
+		 * consumer protocol (KIP-848), where a crashed member's partitions wait for its
+		 * session timeout either way and a static member's id can be refused to itself
+		 * (measured: README, "Compatibility").
+		 * @param consumerProperties the consumer properties, whose {@code group.protocol} decides
+		 * @return the default membership
+		 */
+		public static Membership defaultFor(Map<String, Object> consumerProperties) {
+			Object protocol = consumerProperties.get("group.protocol");
+			return (protocol != null && protocol.toString().trim().equalsIgnoreCase("consumer")) ? DYNAMIC : STATIC;
 		}
 
 	}

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -41,8 +40,6 @@ final class WorkerSlot implements Runnable {
 
 	private final WorkerListener listener;
 
-	private final SlotClients clients;
-
 	private final BackOff backOff;
 
 	private final SlotTransaction transaction;
@@ -54,6 +51,8 @@ final class WorkerSlot implements Runnable {
 	private final SlotRebalanceListener rebalance;
 
 	private final SlotPoller poller;
+
+	private final SlotConsumers consumers;
 
 	private final SlotProcessing processing;
 
@@ -74,7 +73,6 @@ final class WorkerSlot implements Runnable {
 			WorkerListener listener) {
 		this.id = id;
 		this.settings = settings;
-		this.clients = clients;
 		this.failures = new SlotFailures(classifier, recoveryPolicy);
 		this.monitor = monitor;
 		this.claims = new BudgetClaims(budget);
@@ -88,6 +86,7 @@ final class WorkerSlot implements Runnable {
 				this.processing::discard, this.rewindPoints, monitor, () -> this.consumer);
 		this.poller = new SlotPoller(id, settings.bounds().idleTimeout(), this.rebalance, this.rewindPoints, monitor,
 				listener);
+		this.consumers = new SlotConsumers(id, settings, clients, this.rebalance, listener);
 		monitor.inFlight(this.processing::inFlight);
 	}
 
@@ -111,7 +110,8 @@ final class WorkerSlot implements Runnable {
 			if (this.stopRequested) {
 				return;
 			}
-			openConsumer();
+			this.consumer = this.consumers.open();
+			this.poller.start(this.consumer);
 			this.monitor.status(WorkerStatus.RUNNING);
 			while (!this.stopRequested && !(this.finishing && !this.transaction.isOpen())) {
 				try {
@@ -353,6 +353,8 @@ final class WorkerSlot implements Runnable {
 			case FATAL -> this.transaction.replaceProducer();
 			case REJOIN -> {
 				this.transaction.abort();
+				// A consumer refused again and again never polls: the input deadline counts here.
+				this.poller.checkIdle();
 				replaceConsumer();
 			}
 			default -> this.transaction.abort();
@@ -361,33 +363,24 @@ final class WorkerSlot implements Runnable {
 		this.backOff.await();
 	}
 
-	private void openConsumer() {
-		this.consumer = this.clients.newConsumer();
-		this.listener.consumerCreated(this.id.worker(), this.id.index(), this.consumer);
-		this.consumer.subscribe(this.settings.sourceTopics(), this.rebalance);
-		this.poller.start(this.consumer);
-	}
-
 	/**
-	 * Close a consumer whose membership the group refused (it holds no partitions) and
-	 * subscribe a new one, which joins after the back-off.
+	 * Replace a consumer whose membership the group refused (it holds no partitions): the
+	 * new one joins after the back-off.
 	 */
 	private void replaceConsumer() {
+		if (this.stopRequested) {
+			return;
+		}
+		Consumer<byte[], byte[]> replacement = this.consumers.replace(this.consumer);
+		if (replacement == this.consumer) {
+			this.monitor.error("A new consumer could not be created");
+			return;
+		}
 		this.processing.discard();
 		this.rewindPoints.revoked(Set.copyOf(this.rewindPoints.points().keySet()));
-		closeConsumer(CloseOptions.timeout(Duration.ZERO));
-		logger.info(() -> this.id + " joining the group again with a new consumer");
-		openConsumer();
-	}
-
-	private void closeConsumer(CloseOptions options) {
-		this.listener.consumerClosing(this.id.worker(), this.id.index(), this.consumer);
-		try {
-			this.consumer.close(options);
-		}
-		catch (RuntimeException ex) {
-			logger.warn(ex, () -> this.id + " consumer close");
-		}
+		this.monitor.committedOffsets(this.rewindPoints.points());
+		this.consumer = replacement;
+		this.poller.replace(replacement);
 	}
 
 	/**
@@ -430,12 +423,7 @@ final class WorkerSlot implements Runnable {
 		this.processing.close();
 		Duration timeout = this.settings.shutdownTimeout();
 		if (this.consumer != null) {
-			// Leaving moves the partitions to another instance at once; a static member that
-			// stays keeps them for its restart.
-			closeConsumer(CloseOptions.timeout(timeout)
-				.withGroupMembershipOperation(this.settings.membership().leaveOnStop()
-						? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
-						: CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
+			this.consumers.closeOnStop(this.consumer, timeout);
 		}
 		this.transaction.close(timeout);
 		WorkerStatus status = this.monitor.status();

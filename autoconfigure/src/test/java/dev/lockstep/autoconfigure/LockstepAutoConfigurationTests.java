@@ -32,6 +32,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -236,7 +237,6 @@ class LockstepAutoConfigurationTests {
 				{ "spring.kafka.producer.acks=1", "spring.kafka.producer.acks" },
 				{ "lockstep.workers.normalizer.producer.transactional.id=mine", "transactional.id" },
 				{ "lockstep.workers.normalizer.consumer.group.instance.id=mine", "group.instance.id" },
-				{ "spring.kafka.consumer.properties.group.instance.id=mine", "group.instance.id" },
 				{ "lockstep.workers.normalizer.producer.max.in.flight.requests.per.connection=6", "max.in.flight" },
 				{ "lockstep.workers.normalizer.transaction.timeout=100ms", "transaction.timeout" } };
 		for (String[] refused : cases) {
@@ -250,22 +250,50 @@ class LockstepAutoConfigurationTests {
 	}
 
 	@Test
-	void eachSlotIsAStaticMemberLeavingTheGroupOnStopUnlessConfiguredOtherwise() {
-		this.withWorker.run((context) -> assertThat(
-				context.getBean(LockstepWorkers.class).worker("normalizer").settings().membership())
-			.isEqualTo(WorkerSettings.Membership.STATIC));
+	void slotsAreStaticMembersUnderTheClassicProtocolAndDynamicUnderTheConsumerProtocolUnlessConfigured() {
+		this.withWorker.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.STATIC));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.consumer.group.protocol=consumer")
+			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC));
+		this.withWorker
+			.withPropertyValues("spring.kafka.consumer.properties.group.protocol=consumer",
+					"lockstep.workers.normalizer.static-membership=true")
+			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.STATIC));
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.leave-group-on-stop=false")
-			.run((context) -> assertThat(
-					context.getBean(LockstepWorkers.class).worker("normalizer").settings().membership())
-				.isEqualTo(new WorkerSettings.Membership(true, false)));
+			.run((context) -> assertThat(membership(context)).isEqualTo(new WorkerSettings.Membership(true, false)));
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.static-membership=false")
-			.run((context) -> assertThat(
-					context.getBean(LockstepWorkers.class).worker("normalizer").settings().membership())
-				.isEqualTo(WorkerSettings.Membership.DYNAMIC));
+			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC));
 		this.withWorker
 			.withPropertyValues("lockstep.workers.normalizer.static-membership=false",
 					"lockstep.workers.normalizer.leave-group-on-stop=false")
 			.run((context) -> assertRefused(context.getStartupFailure(), "leave-group-on-stop", "static-membership=true"));
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.consumer.group.protocol=consumer",
+					"lockstep.workers.normalizer.leave-group-on-stop=false")
+			.run((context) -> assertRefused(context.getStartupFailure(), "leave-group-on-stop", "static-membership=true"));
+	}
+
+	@Test
+	void aStaticMembersIdMustBeOneKafkaAccepts() {
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.transactional-id=payments:eu")
+			.run((context) -> assertRefused(context.getStartupFailure(), "transactional-id", "static-membership=false"));
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.transactional-id=payments:eu",
+					"lockstep.workers.normalizer.static-membership=false")
+			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC));
+	}
+
+	@Test
+	void springBootsGroupInstanceIdIsForListenersNotWorkers() {
+		this.withWorker.withPropertyValues("spring.kafka.consumer.properties.group.instance.id=listener-1")
+			.run((context) -> assertThat(context.getBean(LockstepWorkers.class)
+				.worker("normalizer")
+				.settings()
+				.consumerProperties()).doesNotContainKey("group.instance.id"));
+	}
+
+	private static WorkerSettings.Membership membership(AssertableApplicationContext context) {
+		assertThat(context).hasNotFailed();
+		return context.getBean(LockstepWorkers.class).worker("normalizer").settings().membership();
 	}
 
 	@Test

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
+import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
@@ -153,16 +154,7 @@ class WorkerSlotTests {
 	@Test
 	void consumerRefusedItsStaticMemberIdJoinsAgainWithANewConsumer() {
 		this.slot = new MockSlot(10);
-		MockConsumer<byte[], byte[]> refused = new MockConsumer<>("earliest") {
-
-			@Override
-			public synchronized ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-				// What the consumer group protocol's heartbeat reports while an earlier member
-				// that crashed still holds the instance id: fatal for this consumer.
-				throw new UnreleasedInstanceIdException("instance id tx-0 is owned by another member");
-			}
-
-		};
+		MockConsumer<byte[], byte[]> refused = refusedConsumer();
 		this.slot.earlierConsumers.add(refused);
 		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
 				MockSlot.strings()), RecordProcessor.of(WorkerSlotTests::upper));
@@ -172,6 +164,38 @@ class WorkerSlotTests {
 		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("REJOIN after"));
 		assertThat(this.slot.producers).hasSize(1);
 		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+	}
+
+	@Test
+	void aConsumerRefusedPastAOneShotRunsInputDeadlineFailsTheRun() {
+		this.slot = new MockSlot(10);
+		// Refused for at least 2,000 back-offs of 20 ms (40 s), far past the 0.5 s deadline,
+		// which must end the run while the slot is still being refused.
+		for (int i = 0; i < 2000; i++) {
+			this.slot.earlierConsumers.add(refusedConsumer());
+		}
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
+				MockSlot.strings(), new Bounds(0, Duration.ofMillis(500))), RecordProcessor.of(WorkerSlotTests::upper));
+		await().atMost(Duration.ofSeconds(20)).until(() -> worker.state().status() == WorkerStatus.FAILED);
+		assertThat(this.slot.earlierConsumers).isNotEmpty();
+		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("input deadline"));
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
+	}
+
+	/**
+	 * A consumer as the consumer group protocol leaves it while an earlier member that
+	 * crashed still holds the slot's static member id: its heartbeat was refused, which is
+	 * fatal for it, and every poll says so.
+	 */
+	private static MockConsumer<byte[], byte[]> refusedConsumer() {
+		return new MockConsumer<>("earliest") {
+
+			@Override
+			public synchronized ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+				throw new UnreleasedInstanceIdException("instance id tx-0 is owned by another member");
+			}
+
+		};
 	}
 
 	@Test

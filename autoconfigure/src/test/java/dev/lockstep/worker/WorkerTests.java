@@ -50,7 +50,7 @@ class WorkerTests {
 
 	private static InJvmKafkaBroker broker;
 
-	private static KafkaFixture kafka;
+	static KafkaFixture kafka;
 
 	private static final RawAvroCodec<Order> ORDERS = new RawAvroCodec<>(Order.class);
 
@@ -90,6 +90,14 @@ class WorkerTests {
 	 */
 	Map<String, Object> groupProtocol() {
 		return Map.of();
+	}
+
+	/**
+	 * The slots' group membership in these tests: the default for the group protocol.
+	 * @return the membership, or {@code null} for the default
+	 */
+	Membership membership() {
+		return null;
 	}
 
 	/**
@@ -388,7 +396,7 @@ class WorkerTests {
 		assertThat(kafka.committedOffsets(this.group)).containsEntry(new TopicPartition(this.input, 0), 5L);
 	}
 
-	private Worker start(WorkerSettings settings) {
+	Worker start(WorkerSettings settings) {
 		return start(settings, RecordProcessor.of(WorkerTests::normalize));
 	}
 
@@ -419,10 +427,11 @@ class WorkerTests {
 		return new WorkerSettings("test", List.of(this.input), this.output, this.group, transactionalId, consumer,
 				kafka.clientProperties(), codecs, concurrency, Duration.ofMillis(100), sizing,
 				new InvalidInputPolicy(mode, this.quarantine), new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)),
-				bounds, Duration.ofSeconds(30));
+				bounds, Duration.ofSeconds(30))
+			.withMembership(membership());
 	}
 
-	private ProducerRecord<byte[], byte[]> order(String key, long id, String status, long amount) {
+	ProducerRecord<byte[], byte[]> order(String key, long id, String status, long amount) {
 		RecordHeaders headers = new RecordHeaders();
 		headers.add("trace", bytes("trace-" + key));
 		return new ProducerRecord<>(this.input, null, bytes(key), ORDERS.encode(new Order(id, status, amount)),

@@ -100,9 +100,6 @@ public final class KafkaPropertiesValidator {
 		refuseIf(owner, ownPrefix, "consumer", consumer, ConsumerConfig.GROUP_ID_CONFIG, (value) -> !value.isBlank(),
 				"the group id of a worker is its own setting", "Use lockstep.workers." + worker + ".group-id.",
 				"spring.kafka.consumer.group-id");
-		refuseIf(owner, ownPrefix, "consumer", consumer, ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
-				(value) -> !value.isBlank(), "a hand-set group.instance.id would be shared by every slot and instance",
-				"Use lockstep.workers." + worker + ".static-membership=true: each slot then uses its transactional id.");
 		Object protocol = consumer.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
 		if (protocol != null && protocol.toString().equalsIgnoreCase("consumer")) {
 			for (String classic : new String[] { ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,

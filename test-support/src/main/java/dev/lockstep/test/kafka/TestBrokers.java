@@ -93,6 +93,16 @@ public final class TestBrokers {
 		};
 	}
 
+	// Images are tagged by full version: a release line (3.9) means the one the build knows.
+	private static String imageVersion(String version) {
+		try {
+			return KafkaRelease.named(version).version();
+		}
+		catch (IllegalStateException ex) {
+			return version;
+		}
+	}
+
 	private static KafkaBroker startTestcontainers() {
 		if (System.getProperty(KafkaBrokerSpec.FEATURES_PROPERTY) != null) {
 			throw new IllegalArgumentException("-D" + KafkaBrokerSpec.FEATURES_PROPERTY + " applies to the brokers "
@@ -101,7 +111,7 @@ public final class TestBrokers {
 		String version = System.getProperty(KafkaBrokerSpec.VERSION_PROPERTY);
 		try {
 			return TestcontainersKafkaBroker.start((version != null && !version.isBlank())
-					? "apache/kafka:" + version.trim() : TestcontainersKafkaBroker.IMAGE);
+					? "apache/kafka:" + imageVersion(version.trim()) : TestcontainersKafkaBroker.IMAGE);
 		}
 		catch (NoClassDefFoundError ex) {
 			throw new IllegalStateException("-D" + BROKER_PROPERTY + "=testcontainers needs "
