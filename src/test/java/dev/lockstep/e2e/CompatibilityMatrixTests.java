@@ -129,51 +129,54 @@ class CompatibilityMatrixTests {
 	@ParameterizedTest(name = "{0}", allowZeroInvocations = true)
 	@MethodSource("quickRun")
 	void faultsOneAfterAnother(Cluster cluster, @TempDir Path workDir) throws Exception {
-		long started = System.nanoTime();
-		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(cluster.broker())) {
-			OrderPipeline pipeline = cluster.pipeline(broker, QUICK_RECORDS);
-			FaultScenarios.oneAfterAnother(pipeline, broker, workDir, QUICK_RECORDS, QUICK_KILLS);
-			// Kills: the worker's and the broker's; restarts: every worker started (the storm's,
-			// the one the broker restarts under, the second instance) and the broker.
-			pipeline.assertExactOutput("faults[" + cluster.describe(broker, pipeline) + "]", QUICK_KILLS + 1,
-					QUICK_KILLS + 4, started);
-		}
+		// Kills: the worker's and the broker's; restarts: every worker started (the storm's,
+		// the one the broker restarts under, the second instance) and the broker.
+		run(cluster, "faults", QUICK_RECORDS, QUICK_KILLS + 1, QUICK_KILLS + 4, (pipeline,
+				broker) -> FaultScenarios.oneAfterAnother(pipeline, broker, workDir, QUICK_RECORDS, QUICK_KILLS));
 	}
 
 	@ParameterizedTest(name = "{0}", allowZeroInvocations = true)
 	@MethodSource("fullRun")
 	void killStorm(Cluster cluster, @TempDir Path workDir) throws Exception {
-		long started = System.nanoTime();
-		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(cluster.broker())) {
-			OrderPipeline pipeline = cluster.pipeline(broker, KILL_STORM_RECORDS);
+		run(cluster, "kill-storm", KILL_STORM_RECORDS, KILLS, KILLS + 1, (pipeline, broker) -> {
 			pipeline.seed();
 			FaultScenarios.killStorm(pipeline, workDir, KILLS);
-			pipeline.assertExactOutput("kill-storm[" + cluster.describe(broker, pipeline) + "]", KILLS, KILLS + 1,
-					started);
-		}
+		});
 	}
 
 	@ParameterizedTest(name = "{0}", allowZeroInvocations = true)
 	@MethodSource("fullRun")
 	void brokerRestart(Cluster cluster, @TempDir Path workDir) throws Exception {
-		long started = System.nanoTime();
-		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(cluster.broker())) {
-			OrderPipeline pipeline = cluster.pipeline(broker, BROKER_RESTART_RECORDS);
+		run(cluster, "broker-restart", BROKER_RESTART_RECORDS, 2, 2, (pipeline, broker) -> {
 			pipeline.seed();
 			FaultScenarios.brokerRestarts(pipeline, broker, workDir, 2, BROKER_RESTART_RECORDS / 10);
-			pipeline.assertExactOutput("broker-restart[" + cluster.describe(broker, pipeline) + "]", 2, 2, started);
-		}
+		});
 	}
 
 	@ParameterizedTest(name = "{0}", allowZeroInvocations = true)
 	@MethodSource("fullRun")
 	void zombie(Cluster cluster, @TempDir Path workDir) throws Exception {
+		run(cluster, "zombie", ZOMBIE_RECORDS, 0, 1,
+				(pipeline, broker) -> FaultScenarios.zombie(pipeline, workDir, ZOMBIE_RECORDS));
+	}
+
+	/** Runs a scenario on a broker of the row and checks the output is exact. */
+	private static void run(Cluster cluster, String scenario, int records, int kills, int restarts, Scenario body)
+			throws Exception {
 		long started = System.nanoTime();
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(cluster.broker())) {
-			OrderPipeline pipeline = cluster.pipeline(broker, ZOMBIE_RECORDS);
-			FaultScenarios.zombie(pipeline, workDir, ZOMBIE_RECORDS);
-			pipeline.assertExactOutput("zombie[" + cluster.describe(broker, pipeline) + "]", 0, 1, started);
+			OrderPipeline pipeline = cluster.pipeline(broker, records);
+			body.run(pipeline, broker);
+			pipeline.assertExactOutput(scenario + "[" + cluster.describe(broker, pipeline) + "]", kills, restarts,
+					started);
 		}
+	}
+
+	@FunctionalInterface
+	private interface Scenario {
+
+		void run(OrderPipeline pipeline, KafkaBrokerProcess broker) throws Exception;
+
 	}
 
 }
