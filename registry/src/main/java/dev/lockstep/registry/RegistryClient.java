@@ -29,7 +29,9 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
 /**
- * A client of the Confluent Schema Registry REST API for Avro schemas.
+ * A client of the Confluent Schema Registry REST API: Avro schemas parsed
+ * ({@link #schemaById}), and schemas of every type as text ({@link #schema}) for the
+ * other formats' codecs. Schemas with references are refused.
  * <p>
  * Thread-safe. Successful id and (subject, schema) look-ups are cached, keyed by id or by
  * schema text; a cache hit takes no lock and does no I/O, and concurrent misses for one
@@ -47,6 +49,8 @@ public final class RegistryClient {
 
 	private final BoundedCache<Long, Schema> schemasById;
 
+	private final BoundedCache<Long, RegistrySchema> textsById;
+
 	private final BoundedCache<SubjectSchema, Long> idsBySchema;
 
 	private final ConcurrentMap<Object, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
@@ -58,6 +62,7 @@ public final class RegistryClient {
 		this.listener = listener;
 		listener.clientCreated();
 		this.schemasById = new BoundedCache<>(cacheCapacity);
+		this.textsById = new BoundedCache<>(cacheCapacity);
 		this.idsBySchema = new BoundedCache<>(cacheCapacity);
 	}
 
@@ -88,7 +93,18 @@ public final class RegistryClient {
 	 * @return the schema's id
 	 */
 	public long lookup(String subject, Schema schema) {
-		SubjectSchema key = new SubjectSchema(subject, schema.toString());
+		return lookup(subject, new RegistrySchema(RegistrySchema.AVRO, schema.toString()));
+	}
+
+	/**
+	 * Find the id of a schema of any type already registered under a subject, without
+	 * creating a version ({@code POST /subjects/{subject}}).
+	 * @param subject the subject
+	 * @param schema the schema's type and text
+	 * @return the schema's id
+	 */
+	public long lookup(String subject, RegistrySchema schema) {
+		SubjectSchema key = new SubjectSchema(subject, schema);
 		Long cached = this.idsBySchema.get(key);
 		this.listener.cacheAccess("ids", cached != null);
 		if (cached != null) {
@@ -110,6 +126,17 @@ public final class RegistryClient {
 	 * @return the schema's id
 	 */
 	public long register(String subject, Schema schema) {
+		return register(subject, new RegistrySchema(RegistrySchema.AVRO, schema.toString()));
+	}
+
+	/**
+	 * Register a schema of any type under a subject, or find its id when already
+	 * registered ({@code POST /subjects/{subject}/versions}).
+	 * @param subject the subject
+	 * @param schema the schema's type and text
+	 * @return the schema's id
+	 */
+	public long register(String subject, RegistrySchema schema) {
 		return request("register", "POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema),
 				RegistryClient::schemaId);
 	}
@@ -127,11 +154,27 @@ public final class RegistryClient {
 			return cached;
 		}
 		return coalesced(id, () -> {
-			Schema schema = request("schema-by-id", "GET", "/schemas/ids/" + id, null, (response) -> {
-				checkAvro(response);
-				return parseSchema(textField(response, "schema"));
-			});
+			Schema schema = parseSchema(checkType(fetchSchema(id), RegistrySchema.AVRO));
 			this.schemasById.put(id, schema);
+			return schema;
+		});
+	}
+
+	/**
+	 * Fetch a schema of any type by id ({@code GET /schemas/ids/{id}}), unparsed, cached.
+	 * @param id an unsigned 32-bit id
+	 * @return the schema's type and text
+	 */
+	public RegistrySchema schema(long id) {
+		WireFormat.checkSchemaId(id);
+		RegistrySchema cached = this.textsById.get(id);
+		this.listener.cacheAccess("schemas", cached != null);
+		if (cached != null) {
+			return cached;
+		}
+		return coalesced(new SchemaText(id), () -> {
+			RegistrySchema schema = fetchSchema(id);
+			this.textsById.put(id, schema);
 			return schema;
 		});
 	}
@@ -159,6 +202,18 @@ public final class RegistryClient {
 	}
 
 	/**
+	 * Fetch the latest version of a subject of any type, its schema unparsed
+	 * ({@code GET /subjects/{subject}/versions/latest}).
+	 * @param subject the subject
+	 * @return the latest version
+	 */
+	public SubjectVersion latestSubjectVersion(String subject) {
+		return request("latest-version", "GET", "/subjects/" + encode(subject) + "/versions/latest", null,
+				(response) -> new SubjectVersion(textField(response, "subject"), versionNumber(response),
+						schemaId(response), schemaText(response)));
+	}
+
+	/**
 	 * Check the registry answers: {@code GET /config} (the global compatibility level),
 	 * with the usual retries and failover. Never cached.
 	 * @return the registry's global compatibility level
@@ -183,21 +238,19 @@ public final class RegistryClient {
 	 */
 	public void clearCaches() {
 		this.schemasById.clear();
+		this.textsById.clear();
 		this.idsBySchema.clear();
 	}
 
 	private SchemaVersion fetchVersion(String subject, String version) {
 		return request(version.equals("latest") ? "latest-version" : "version", "GET",
-				"/subjects/" + encode(subject) + "/versions/" + version, null, (response) -> {
-					checkAvro(response);
-					JsonNode number = response.get("version");
-					if (number == null || !number.isIntegralNumber() || !number.canConvertToInt()
-							|| number.intValue() < 1) {
-						throw invalid("version", response);
-					}
-					return new SchemaVersion(textField(response, "subject"), number.intValue(), schemaId(response),
-							parseSchema(textField(response, "schema")));
-				});
+				"/subjects/" + encode(subject) + "/versions/" + version, null,
+				(response) -> new SchemaVersion(textField(response, "subject"), versionNumber(response),
+						schemaId(response), parseSchema(checkType(schemaText(response), RegistrySchema.AVRO))));
+	}
+
+	private RegistrySchema fetchSchema(long id) {
+		return request("schema-by-id", "GET", "/schemas/ids/" + id, null, RegistryClient::schemaText);
 	}
 
 	/**
@@ -250,21 +303,52 @@ public final class RegistryClient {
 		}
 	}
 
-	private static ObjectNode schemaBody(Schema schema) {
-		return JSON.createObjectNode().put("schema", schema.toString());
+	private static ObjectNode schemaBody(RegistrySchema schema) {
+		ObjectNode body = JSON.createObjectNode().put("schema", schema.text());
+		// Older registries know no schemaType: Avro, their only type, goes without it.
+		if (!schema.type().equals(RegistrySchema.AVRO)) {
+			body.put("schemaType", schema.type());
+		}
+		return body;
 	}
 
-	private static void checkAvro(JsonNode response) {
-		JsonNode type = response.get("schemaType");
-		if (type != null && !(type.isTextual() && "AVRO".equals(type.textValue()))) {
-			throw new RegistryException("Registry returned a " + type + " schema; only Avro is supported", 200, 0,
-					false, null);
+	/**
+	 * Read a response's schema: its type (AVRO when absent), its text within the size
+	 * limit; references are refused.
+	 */
+	private static RegistrySchema schemaText(JsonNode response) {
+		JsonNode type = response.isObject() ? response.get("schemaType") : null;
+		if (type != null && !(type.isTextual() && (type.textValue().equals(RegistrySchema.AVRO)
+				|| type.textValue().equals(RegistrySchema.JSON) || type.textValue().equals(RegistrySchema.PROTOBUF)))) {
+			throw new RegistryException("Registry returned a schema of unknown type " + type, 200, 0, false, null);
 		}
 		JsonNode references = response.get("references");
 		if (references != null && !(references.isArray() && references.isEmpty()) && !references.isNull()) {
 			throw new RegistryException("Registry returned a schema with references, which are not supported", 200, 0,
 					false, null);
 		}
+		String text = textField(response, "schema");
+		if (text.length() > MAX_SCHEMA_BYTES || text.getBytes(StandardCharsets.UTF_8).length > MAX_SCHEMA_BYTES) {
+			throw new RegistryException("Registry returned a schema over " + MAX_SCHEMA_BYTES + " bytes", 200, 0,
+					false, null);
+		}
+		return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, text);
+	}
+
+	private static String checkType(RegistrySchema schema, String expected) {
+		if (!schema.type().equals(expected)) {
+			throw new RegistryException("Registry returned a " + schema.type() + " schema where " + expected
+					+ " was expected", 200, 0, false, null);
+		}
+		return schema.text();
+	}
+
+	private static int versionNumber(JsonNode response) {
+		JsonNode number = response.get("version");
+		if (number == null || !number.isIntegralNumber() || !number.canConvertToInt() || number.intValue() < 1) {
+			throw invalid("version", response);
+		}
+		return number.intValue();
 	}
 
 	private static long schemaId(JsonNode response) {
@@ -286,11 +370,6 @@ public final class RegistryClient {
 
 	private static Schema parseSchema(String text) {
 		int status = 200;
-		if (text.length() > MAX_SCHEMA_BYTES
-				|| text.getBytes(StandardCharsets.UTF_8).length > MAX_SCHEMA_BYTES) {
-			throw new RegistryException("Registry returned a schema over " + MAX_SCHEMA_BYTES + " bytes", status, 0,
-					false, null);
-		}
 		try {
 			return new Schema.Parser().setValidateDefaults(true).parse(text);
 		}
@@ -314,9 +393,17 @@ public final class RegistryClient {
 	}
 
 	/**
-	 * A subject and a schema's text: the key of the look-up cache.
+	 * A subject and a schema: the key of the look-up cache.
 	 */
-	record SubjectSchema(String subject, String schema) {
+	record SubjectSchema(String subject, RegistrySchema schema) {
+
+	}
+
+	/**
+	 * The key of a schema fetched as text while it is in flight (the parsed Avro
+	 * schema's key is its id).
+	 */
+	private record SchemaText(long id) {
 
 	}
 

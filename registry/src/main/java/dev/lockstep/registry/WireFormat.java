@@ -2,7 +2,7 @@ package dev.lockstep.registry;
 
 /**
  * The Confluent wire format: a zero magic byte, the writer schema's id as four big-endian
- * bytes, then one raw Avro datum. Framing only: nothing here fetches or checks schemas.
+ * bytes, then the payload (one raw Avro datum, or a value's UTF-8 JSON). Framing only: nothing here fetches or checks schemas.
  */
 public final class WireFormat {
 

@@ -8,6 +8,7 @@ import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.BoundedCache;
+import dev.lockstep.registry.internal.WriterSchemas;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.DatumReader;
@@ -26,9 +27,6 @@ import org.apache.kafka.common.errors.SerializationException;
  * @param <T> the record type: a generated {@link SpecificRecord} or {@link GenericRecord}
  */
 public final class AvroDeserializer<T> {
-
-	/** The registry's error code for a schema id it does not know. */
-	static final int SCHEMA_NOT_FOUND = 40403;
 
 	/** Default number of prepared readers kept. */
 	public static final int DEFAULT_CACHE_CAPACITY = 64;
@@ -144,18 +142,7 @@ public final class AvroDeserializer<T> {
 	}
 
 	private Schema writerSchema(long id) {
-		try {
-			return this.client.schemaById(id);
-		}
-		catch (RegistryException ex) {
-			// Only the registry's own "schema not found" proves the id unknown: a bare 404
-			// (a proxy, a wrong path, a registry still starting) may be transient.
-			if (ex.errorCode() == SCHEMA_NOT_FOUND) {
-				throw new InvalidDataException("Unknown schema id " + id + ": " + ex.getMessage(), ex);
-			}
-			throw new SerializationException("Could not fetch writer schema " + id + " from the registry: "
-					+ ex.getMessage(), ex);
-		}
+		return WriterSchemas.fetch(id, this.client::schemaById);
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.lockstep.registry.avro;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.SchemaVersion;
 import dev.lockstep.registry.WireFormat;
 import org.apache.avro.Schema;
@@ -26,25 +27,6 @@ import org.apache.kafka.common.errors.SerializationException;
  * @param <T> the record type: a generated {@link SpecificRecord} or {@link GenericRecord}
  */
 public final class AvroSerializer<T> {
-
-	/**
-	 * How the serializer finds the id it writes.
-	 */
-	public enum SchemaIdSource {
-
-		/** Look the record's schema up under the subject; never create a version. */
-		LOOKUP,
-
-		/** Register the record's schema under the subject (or find it when present). */
-		AUTO_REGISTER,
-
-		/**
-		 * Use the subject's latest version, which must be the record's schema in Avro's
-		 * parsing canonical form (docs, aliases and properties may differ).
-		 */
-		LATEST_VERSION
-
-	}
 
 	private final String subject;
 

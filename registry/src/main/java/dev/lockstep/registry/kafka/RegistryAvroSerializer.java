@@ -4,11 +4,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.avro.AvroSerializer;
-import dev.lockstep.registry.avro.AvroSerializer.SchemaIdSource;
 import dev.lockstep.registry.internal.BoundedCache;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericContainer;

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The configuration of Lockstep's Kafka serdes, read from the map Kafka hands to
  * {@code configure}. It accepts Confluent's keys, so moving from
- * {@code KafkaAvroSerializer} is a class-name change, plus Lockstep's own
- * {@code lockstep.registry.*} and {@code lockstep.avro.*} keys.
+ * {@code KafkaAvroSerializer} (or {@code KafkaJsonSchemaSerializer}) is a class-name
+ * change, plus Lockstep's own {@code lockstep.registry.*}, {@code lockstep.avro.*} and
+ * {@code lockstep.json.*} keys.
  * <p>
  * Within that key namespace, an unknown key is refused with a {@link ConfigException}
  * naming the nearest valid key; a known key Lockstep cannot honour is refused when
@@ -97,6 +98,24 @@ public final class RegistrySerdeConfig {
 	/** Largest Kafka message encoded or decoded, envelope included (Lockstep's own key). */
 	public static final String MAX_MESSAGE_BYTES = "lockstep.avro.max.message.bytes";
 
+	/** Whether JSON values are validated against their schema on write and read; {@code true} in Lockstep. */
+	public static final String JSON_FAIL_INVALID_SCHEMA = "json.fail.invalid.schema";
+
+	/** Whether a JSON property the value class does not know fails the read. */
+	public static final String JSON_FAIL_UNKNOWN_PROPERTIES = "json.fail.unknown.properties";
+
+	/** The class JSON keys are read into ({@code JsonNode} unless set). */
+	public static final String JSON_KEY_TYPE = "json.key.type";
+
+	/** The class JSON values are read into ({@code JsonNode} unless set). */
+	public static final String JSON_VALUE_TYPE = "json.value.type";
+
+	/** The JSON schema of keys written: {@code classpath:} or a file (Lockstep's own key). */
+	public static final String JSON_KEY_SCHEMA = "lockstep.json.key.schema";
+
+	/** The JSON schema of values written: {@code classpath:} or a file (Lockstep's own key). */
+	public static final String JSON_VALUE_SCHEMA = "lockstep.json.value.schema";
+
 	/** Generated record class of keys (Lockstep's own key). */
 	public static final String KEY_TYPE = "lockstep.avro.key.type";
 
@@ -110,24 +129,31 @@ public final class RegistrySerdeConfig {
 	private static final List<String> NAMESPACE_PREFIXES = List.of("schema.registry.", "basic.auth.", "bearer.auth.",
 			"lockstep.registry.", "lockstep.avro.", "auto.register.", "use.latest.", "use.schema.", "specific.avro.",
 			"key.subject.", "value.subject.", "avro.", "normalize.", "latest.", "id.compatibility.", "context.name.",
-			"max.schemas.", "proxy.", "schema.reflection", "rule.", "key.schema.", "value.schema.");
+			"max.schemas.", "proxy.", "schema.reflection", "rule.", "key.schema.", "value.schema.", "json.",
+			"lockstep.json.");
 
 	private static final Set<String> HONOURED = Set.of(SCHEMA_REGISTRY_URL, BASIC_AUTH_CREDENTIALS_SOURCE,
 			BASIC_AUTH_USER_INFO, "schema.registry.basic.auth.user.info", BEARER_AUTH_CREDENTIALS_SOURCE,
 			BEARER_AUTH_TOKEN, AUTO_REGISTER_SCHEMAS, USE_LATEST_VERSION, SPECIFIC_AVRO_READER,
 			KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
 			SSL_TRUSTSTORE_TYPE, SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
-			RETRIES, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE);
+			RETRIES, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
+			JSON_KEY_TYPE, JSON_VALUE_TYPE, JSON_KEY_SCHEMA, JSON_VALUE_SCHEMA);
 
 	// Known keys that Lockstep does not honour, and why ignoring them is harmless.
-	private static final Map<String, String> IGNORED_WITH_WARNING = Map.of("max.schemas.per.subject",
-			"the registry caches are bounded by " + CACHE_CAPACITY, "latest.compatibility.strict",
-			"use.latest.version requires the latest version to be the record's own schema", "id.compatibility.strict",
-			"ids are always checked against the reader schema", "latest.cache.ttl.sec",
-			"the latest version is read once, when the serializer prepares a subject", "latest.cache.size",
-			"the latest version is read once, when the serializer prepares a subject", "avro.reflection.allow.null",
-			"reflection-based records are not supported", "schema.registry.ssl.protocol",
-			"the JDK's default TLS protocols are used");
+	private static final Map<String, String> IGNORED_WITH_WARNING = Map.ofEntries(
+			Map.entry("max.schemas.per.subject", "the registry caches are bounded by " + CACHE_CAPACITY),
+			Map.entry("latest.compatibility.strict",
+					"use.latest.version requires the latest version to be the record's own schema"),
+			Map.entry("id.compatibility.strict", "ids are always checked against the reader schema"),
+			Map.entry("latest.cache.ttl.sec", "the latest version is read once, when the serializer prepares a subject"),
+			Map.entry("latest.cache.size", "the latest version is read once, when the serializer prepares a subject"),
+			Map.entry("avro.reflection.allow.null", "reflection-based records are not supported"),
+			Map.entry("schema.registry.ssl.protocol", "the JDK's default TLS protocols are used"),
+			Map.entry("json.schema.spec.version",
+					"Lockstep does not generate JSON schemas: a schema's draft is its $schema (draft 7 without)"),
+			Map.entry("json.oneof.for.nullables", "Lockstep does not generate JSON schemas"),
+			Map.entry("json.schema.scan.packages", "Lockstep does not generate JSON schemas"));
 
 	// Known keys whose non-default values would change data, placement or security.
 	private static final Map<String, String> REFUSED_UNLESS_DEFAULT = new LinkedHashMap<>();
@@ -152,6 +178,9 @@ public final class RegistrySerdeConfig {
 		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.key.password", "");
 		REFUSED_UNLESS_DEFAULT.put("bearer.auth.logical.cluster", "");
 		REFUSED_UNLESS_DEFAULT.put("bearer.auth.identity.pool.id", "");
+		REFUSED_UNLESS_DEFAULT.put("json.write.dates.iso8601", "false");
+		REFUSED_UNLESS_DEFAULT.put("json.indent.output", "false");
+		REFUSED_UNLESS_DEFAULT.put("json.default.property.inclusion", "");
 	}
 
 	private final Map<String, ?> configs;
@@ -257,6 +286,41 @@ public final class RegistrySerdeConfig {
 	public String recordType() {
 		Object value = this.configs.get(this.isKey ? KEY_TYPE : VALUE_TYPE);
 		return (value instanceof Class<?> type) ? type.getName() : (value != null) ? value.toString().trim() : null;
+	}
+
+	/**
+	 * Return whether JSON values are validated against their schema (Lockstep's default:
+	 * {@code true}).
+	 * @return whether to validate
+	 */
+	public boolean jsonValidate() {
+		return bool(JSON_FAIL_INVALID_SCHEMA, true);
+	}
+
+	/**
+	 * Return whether a JSON property the value class does not know fails the read.
+	 * @return whether unknown properties fail
+	 */
+	public boolean jsonFailUnknownProperties() {
+		return bool(JSON_FAIL_UNKNOWN_PROPERTIES, true);
+	}
+
+	/**
+	 * Return the class JSON is read into on this serde's side, if set.
+	 * @return the class name, or {@code null}
+	 */
+	public String jsonType() {
+		Object value = this.configs.get(this.isKey ? JSON_KEY_TYPE : JSON_VALUE_TYPE);
+		return (value instanceof Class<?> type) ? type.getName() : (value != null) ? value.toString().trim() : null;
+	}
+
+	/**
+	 * Return where the JSON schema written on this serde's side is, if set.
+	 * @return {@code classpath:<resource>} or a file path, or {@code null}
+	 */
+	public String jsonSchemaLocation() {
+		String location = string(this.isKey ? JSON_KEY_SCHEMA : JSON_VALUE_SCHEMA, null);
+		return (location != null && !location.isBlank()) ? location.trim() : null;
 	}
 
 	/**

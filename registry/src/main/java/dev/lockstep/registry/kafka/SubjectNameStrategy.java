@@ -28,10 +28,26 @@ public enum SubjectNameStrategy {
 	 * @return the subject
 	 */
 	public String subject(String topic, boolean isKey, Schema schema) {
+		return subject(topic, isKey, schema.getFullName());
+	}
+
+	/**
+	 * Return the subject of a record written to a topic.
+	 * @param topic the topic
+	 * @param isKey whether the record is a key
+	 * @param recordName the record's name (an Avro schema's full name, a JSON schema's
+	 * {@code title}); only the record-name strategies need it
+	 * @return the subject
+	 * @throws IllegalArgumentException when a record-name strategy has no name
+	 */
+	public String subject(String topic, boolean isKey, String recordName) {
+		if (this != TOPIC_NAME && (recordName == null || recordName.isBlank())) {
+			throw new IllegalArgumentException(name() + " needs the record's name, and the schema has none");
+		}
 		return switch (this) {
 			case TOPIC_NAME -> topic + (isKey ? "-key" : "-value");
-			case RECORD_NAME -> schema.getFullName();
-			case TOPIC_RECORD_NAME -> topic + "-" + schema.getFullName();
+			case RECORD_NAME -> recordName;
+			case TOPIC_RECORD_NAME -> topic + "-" + recordName;
 		};
 	}
 

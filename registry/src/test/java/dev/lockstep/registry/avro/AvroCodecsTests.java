@@ -7,7 +7,7 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.WireFormat;
-import dev.lockstep.registry.avro.AvroSerializer.SchemaIdSource;
+import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.test.Order;
 import dev.lockstep.registry.test.OrderV2;
 import dev.lockstep.test.registry.TestSchemaRegistry;

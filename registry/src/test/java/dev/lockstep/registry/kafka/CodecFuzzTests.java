@@ -38,6 +38,8 @@ class CodecFuzzTests {
 
 	private static List<byte[]> rawShipmentSeeds;
 
+	private static List<byte[]> jsonSeeds;
+
 	@BeforeAll
 	static void prepareSeeds() {
 		registry = TestSchemaRegistry.start();
@@ -51,6 +53,13 @@ class CodecFuzzTests {
 		framedSeeds = List.of(WireFormat.frame(orderId, rawOrderSeeds.get(0), 1000),
 				WireFormat.frame(orderId, rawOrderSeeds.get(2), 1000),
 				WireFormat.frame(shipmentId, rawShipmentSeeds.get(0), 1000));
+		long jsonId = registry.register("json-orders-value", "JSON", JsonSchemaSerdeSchemas.ORDER);
+		jsonSeeds = List.of(json(jsonId, "{\"id\":\"o-1\",\"amount\":12.5}"),
+				json(jsonId, "{\"amount\":-0.0001e3,\"id\":\"\\u00e9\\n\"}"), json(jsonId, "[{\"id\":[1,{}]}]"));
+	}
+
+	private static byte[] json(long id, String json) {
+		return WireFormat.frame(id, json.getBytes(java.nio.charset.StandardCharsets.UTF_8), 1000);
 	}
 
 	@AfterAll
@@ -69,6 +78,23 @@ class CodecFuzzTests {
 		Outcomes outcomes = fuzz(random, framedSeeds, true, (message) -> (random.nextBoolean() ? specific : generic)
 			.deserialize("fuzz", message));
 		System.out.println("FUZZ registry-deserializer " + outcomes);
+		assertThat(outcomes.decoded + outcomes.refused).isEqualTo(ITERATIONS);
+		assertThat(outcomes.refused).isPositive();
+		assertThat(outcomes.decoded).isPositive();
+	}
+
+	@Test
+	void jsonSchemaDeserializerGivesOnlySerializationExceptions() {
+		RegistryJsonSchemaDeserializer<Object> typed = new RegistryJsonSchemaDeserializer<>();
+		typed.configure(Map.of("schema.registry.url", registry.url(), "json.value.type",
+				dev.lockstep.registry.json.JsonOrder.class.getName(), "lockstep.registry.retries", 0), false);
+		RegistryJsonSchemaDeserializer<Object> trees = new RegistryJsonSchemaDeserializer<>();
+		trees.configure(Map.of("schema.registry.url", registry.url(), "json.fail.invalid.schema", false,
+				"lockstep.registry.retries", 0), false);
+		Random random = new Random(20261202L);
+		Outcomes outcomes = fuzz(random, jsonSeeds, true, (message) -> (random.nextBoolean() ? typed : trees)
+			.deserialize("fuzz", message));
+		System.out.println("FUZZ json-schema-deserializer " + outcomes);
 		assertThat(outcomes.decoded + outcomes.refused).isEqualTo(ITERATIONS);
 		assertThat(outcomes.refused).isPositive();
 		assertThat(outcomes.decoded).isPositive();

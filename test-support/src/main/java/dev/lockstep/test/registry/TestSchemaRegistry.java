@@ -34,7 +34,8 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
 /**
- * A Confluent-compatible schema registry for tests (Avro only), in memory behind the
+ * A Confluent-compatible schema registry for tests (Avro, and JSON and Protobuf schemas
+ * kept as their text; no references, no compatibility checks), in memory behind the
  * JDK's HTTP server on 127.0.0.1. It answers the endpoints Lockstep uses with the
  * registry's status codes and error bodies (40401, 40403, 409, 42201, 50001), and can
  * misbehave on demand: fail, stall, redirect, answer with an arbitrary body or drop the
@@ -50,7 +51,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
 
 	private final Map<String, List<Registered>> subjects = new HashMap<>();
 
-	private final Map<Long, String> schemasById = new HashMap<>();
+	private final Map<Long, Typed> schemasById = new HashMap<>();
 
 	private final Set<String> incompatibleSubjects = ConcurrentHashMap.newKeySet();
 
@@ -139,7 +140,18 @@ public final class TestSchemaRegistry implements AutoCloseable {
 	 * @return its id
 	 */
 	public synchronized long register(String subject, Schema schema) {
-		return registerText(subject, schema.toString());
+		return registerText(subject, new Typed("AVRO", schema.toString()));
+	}
+
+	/**
+	 * Register a schema of any type directly, as an operator would.
+	 * @param subject the subject
+	 * @param schemaType AVRO, JSON or PROTOBUF
+	 * @param schema the schema text
+	 * @return its id
+	 */
+	public synchronized long register(String subject, String schemaType, String schema) {
+		return registerText(subject, new Typed(schemaType, schema));
 	}
 
 	/**
@@ -320,16 +332,15 @@ public final class TestSchemaRegistry implements AutoCloseable {
 	}
 
 	private synchronized void schemaById(HttpExchange exchange, String idText) throws IOException {
-		String schema = parseId(idText).map(this.schemasById::get).orElse(null);
+		Typed schema = parseId(idText).map(this.schemasById::get).orElse(null);
 		if (schema == null) {
 			error(exchange, 404, 40403, "Schema " + idText + " not found");
 			return;
 		}
-		ObjectNode body = this.json.createObjectNode().put("schema", schema);
-		ok(exchange, body);
+		ok(exchange, schema.into(this.json.createObjectNode()));
 	}
 
-	private synchronized void lookup(HttpExchange exchange, String subject, Optional<String> schema) throws IOException {
+	private synchronized void lookup(HttpExchange exchange, String subject, Optional<Typed> schema) throws IOException {
 		if (schema.isEmpty()) {
 			error(exchange, 422, 42201, "Invalid schema");
 			return;
@@ -339,9 +350,8 @@ public final class TestSchemaRegistry implements AutoCloseable {
 			error(exchange, 404, 40401, "Subject '" + subject + "' not found.");
 			return;
 		}
-		Schema wanted = new Schema.Parser().parse(schema.get());
 		for (Registered registered : versions) {
-			if (new Schema.Parser().parse(registered.schema()).equals(wanted)) {
+			if (registered.schema().same(schema.get())) {
 				ok(exchange, versionBody(subject, registered));
 				return;
 			}
@@ -349,7 +359,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
 		error(exchange, 404, 40403, "Schema not found");
 	}
 
-	private synchronized void register(HttpExchange exchange, String subject, Optional<String> schema)
+	private synchronized void register(HttpExchange exchange, String subject, Optional<Typed> schema)
 			throws IOException {
 		if (schema.isEmpty()) {
 			error(exchange, 422, 42201, "Either the input schema or one of its references is invalid");
@@ -387,17 +397,17 @@ public final class TestSchemaRegistry implements AutoCloseable {
 		ok(exchange, versionBody(subject, found));
 	}
 
-	private long registerText(String subject, String schemaText) {
-		Schema schema = new Schema.Parser().parse(schemaText);
+	private long registerText(String subject, Typed schemaText) {
+		schemaText.check();
 		List<Registered> versions = this.subjects.computeIfAbsent(subject, (key) -> new ArrayList<>());
 		for (Registered registered : versions) {
-			if (new Schema.Parser().parse(registered.schema()).equals(schema)) {
+			if (registered.schema().same(schemaText)) {
 				return registered.id();
 			}
 		}
 		long id = this.schemasById.entrySet()
 			.stream()
-			.filter((entry) -> new Schema.Parser().parse(entry.getValue()).equals(schema))
+			.filter((entry) -> entry.getValue().same(schemaText))
 			.map(Map.Entry::getKey)
 			.findFirst()
 			.orElseGet(() -> {
@@ -410,24 +420,26 @@ public final class TestSchemaRegistry implements AutoCloseable {
 	}
 
 	private ObjectNode versionBody(String subject, Registered registered) {
-		return this.json.createObjectNode()
-			.put("subject", subject)
-			.put("version", registered.version())
-			.put("id", registered.id())
-			.put("schema", registered.schema());
+		return registered.schema()
+			.into(this.json.createObjectNode()
+				.put("subject", subject)
+				.put("version", registered.version())
+				.put("id", registered.id()));
 	}
 
-	private Optional<String> readSchema(HttpExchange exchange) throws IOException {
+	private Optional<Typed> readSchema(HttpExchange exchange) throws IOException {
 		try (InputStream in = exchange.getRequestBody()) {
 			JsonNode body = this.json.readTree(in);
 			JsonNode schema = (body != null) ? body.get("schema") : null;
-			if (schema == null || !schema.isTextual()) {
+			JsonNode type = (body != null) ? body.get("schemaType") : null;
+			if (schema == null || !schema.isTextual() || (type != null && !type.isTextual())) {
 				return Optional.empty();
 			}
-			new Schema.Parser().parse(schema.textValue());
-			return Optional.of(schema.textValue());
+			Typed typed = new Typed((type != null) ? type.textValue() : "AVRO", schema.textValue());
+			typed.check();
+			return Optional.of(typed);
 		}
-		catch (SchemaParseException | IOException ex) {
+		catch (IllegalArgumentException | IOException ex) {
 			return Optional.empty();
 		}
 	}
@@ -465,7 +477,49 @@ public final class TestSchemaRegistry implements AutoCloseable {
 		return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
 	}
 
-	private record Registered(int version, long id, String schema) {
+	private record Registered(int version, long id, Typed schema) {
+
+	}
+
+	/**
+	 * A schema's type and text. Avro and JSON schemas are the same schema when they parse
+	 * equal (as the registry normalizes them); Protobuf ones when their texts are.
+	 */
+	private record Typed(String type, String text) {
+
+		private static final ObjectMapper JSON = new ObjectMapper();
+
+		/** Refuse what the registry refuses (422): an unknown type or an unparsable schema. */
+		void check() {
+			parsed();
+		}
+
+		boolean same(Typed other) {
+			return this.type.equals(other.type) && parsed().equals(other.parsed());
+		}
+
+		ObjectNode into(ObjectNode body) {
+			body.put("schema", this.text);
+			// The registry leaves out the default type, AVRO.
+			if (!this.type.equals("AVRO")) {
+				body.put("schemaType", this.type);
+			}
+			return body;
+		}
+
+		private Object parsed() {
+			try {
+				return switch (this.type) {
+					case "AVRO" -> new Schema.Parser().parse(this.text);
+					case "JSON" -> JSON.readTree(this.text);
+					case "PROTOBUF" -> this.text;
+					default -> throw new IllegalArgumentException("Unknown schema type " + this.type);
+				};
+			}
+			catch (SchemaParseException | IOException ex) {
+				throw new IllegalArgumentException("Invalid " + this.type + " schema", ex);
+			}
+		}
 
 	}
 

@@ -1,0 +1,46 @@
+package dev.lockstep.registry.internal;
+
+import java.util.function.LongFunction;
+
+import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryException;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * Fetching a message's writer schema, with the one rule every decoder shares about what
+ * a registry failure means. Internal: not API.
+ */
+public final class WriterSchemas {
+
+	/** The registry's error code for a schema id it does not know. */
+	public static final int SCHEMA_NOT_FOUND = 40403;
+
+	private WriterSchemas() {
+	}
+
+	/**
+	 * Fetch a writer schema by id.
+	 * @param <S> the schema's type
+	 * @param id the id read from the message
+	 * @param fetch the registry call
+	 * @return the schema
+	 * @throws InvalidDataException when the registry says the id is unknown
+	 * @throws SerializationException caused by the {@link RegistryException} for every
+	 * other registry failure (retry later)
+	 */
+	public static <S> S fetch(long id, LongFunction<S> fetch) {
+		try {
+			return fetch.apply(id);
+		}
+		catch (RegistryException ex) {
+			// Only the registry's own "schema not found" proves the id unknown: a bare 404
+			// (a proxy, a wrong path, a registry still starting) may be transient.
+			if (ex.errorCode() == SCHEMA_NOT_FOUND) {
+				throw new InvalidDataException("Unknown schema id " + id + ": " + ex.getMessage(), ex);
+			}
+			throw new SerializationException("Could not fetch writer schema " + id + " from the registry: "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+}

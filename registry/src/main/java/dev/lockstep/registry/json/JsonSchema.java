@@ -1,0 +1,152 @@
+package dev.lockstep.registry.json;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistrySchema;
+
+/**
+ * A parsed and compiled JSON Schema, as the JSON Schema codecs use it: validates values
+ * and knows its registry form. Draft 7 unless the schema's {@code $schema} names another
+ * draft (4, 6, 7, 2019-09, 2020-12), as Confluent's JSON Schema serdes do. A {@code $ref}
+ * resolves within the schema only: nothing is ever fetched from the network. Immutable
+ * and thread-safe.
+ */
+public final class JsonSchema {
+
+	// Strict reading of schema texts and of payloads: one JSON value, no duplicate keys.
+	// Numbers exactly as written: 0.10 stays 0.10.
+	private static final ObjectMapper STRICT = JsonMapper.builder()
+		.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+		.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+		.nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+		.build();
+
+	private static final SchemaRegistry VALIDATORS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7,
+			(builder) -> builder.schemaLoader((loader) -> loader.fetchRemoteResources(false))
+				.schemaCacheEnabled(false));
+
+	private final JsonNode tree;
+
+	private final String text;
+
+	private final Schema validator;
+
+	private JsonSchema(JsonNode tree, String text, Schema validator) {
+		this.tree = tree;
+		this.text = text;
+		this.validator = validator;
+	}
+
+	/**
+	 * Parse and compile a schema.
+	 * @param text the schema, at most {@link RegistryClient#MAX_SCHEMA_BYTES} of UTF-8
+	 * @return the schema
+	 * @throws IllegalArgumentException when the text is not a valid JSON Schema
+	 */
+	public static JsonSchema parse(String text) {
+		if (text.length() > RegistryClient.MAX_SCHEMA_BYTES
+				|| text.getBytes(StandardCharsets.UTF_8).length > RegistryClient.MAX_SCHEMA_BYTES) {
+			throw new IllegalArgumentException("JSON schema over " + RegistryClient.MAX_SCHEMA_BYTES + " bytes");
+		}
+		JsonNode tree;
+		try {
+			tree = STRICT.readTree(text);
+		}
+		catch (IOException ex) {
+			throw new IllegalArgumentException("Not a JSON schema: " + ex.getMessage(), ex);
+		}
+		if (tree == null || !(tree.isObject() || tree.isBoolean())) {
+			throw new IllegalArgumentException("A JSON schema is an object or a boolean, not " + text);
+		}
+		try {
+			Schema validator = VALIDATORS.getSchema(tree);
+			validator.initializeValidators();
+			return new JsonSchema(tree, text, validator);
+		}
+		catch (SchemaException | IllegalArgumentException | IllegalStateException ex) {
+			throw new IllegalArgumentException("Invalid JSON schema: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Read one JSON value strictly: nothing after it, no duplicate keys, numbers exact.
+	 * @param json the UTF-8 JSON
+	 * @param offset where it starts
+	 * @param length its length
+	 * @return the tree; a {@code MissingNode} when there is no value
+	 * @throws IOException when it is not one JSON value
+	 */
+	static JsonNode read(byte[] json, int offset, int length) throws IOException {
+		return STRICT.readTree(json, offset, length);
+	}
+
+	static JsonNode read(byte[] json) {
+		try {
+			return read(json, 0, json.length);
+		}
+		catch (IOException ex) {
+			throw new InvalidDataException("The value's mapper wrote invalid JSON: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Validate a value.
+	 * @param value the value as a JSON tree
+	 * @return what is wrong with it, empty when it is valid
+	 */
+	public List<String> validate(JsonNode value) {
+		return this.validator.validate(value).stream().map(Error::toString).toList();
+	}
+
+	/**
+	 * Return the schema as the registry holds it: type {@code JSON} and the text it was
+	 * parsed from.
+	 * @return the registry form
+	 */
+	public RegistrySchema registrySchema() {
+		return RegistrySchema.json(this.text);
+	}
+
+	/**
+	 * Return the schema's JSON tree.
+	 * @return the tree
+	 */
+	public JsonNode tree() {
+		return this.tree.deepCopy();
+	}
+
+	/**
+	 * Two schemas are equal when their JSON trees are (key order and white space aside).
+	 */
+	@Override
+	public boolean equals(Object other) {
+		return (other instanceof JsonSchema schema) && this.tree.equals(schema.tree);
+	}
+
+	@Override
+	public int hashCode() {
+		return this.tree.hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return this.text;
+	}
+
+}
