@@ -267,15 +267,23 @@ public class LockstepProperties {
 	public static class Codec {
 
 		/**
-		 * Encoding: bytes, string, raw-avro (no framing) or registry-avro (Confluent wire format).
+		 * Encoding: bytes, string, raw-avro (no framing), registry-avro or registry-json-schema
+		 * (Confluent wire format).
 		 */
 		private CodecType codec = CodecType.BYTES;
 
 		/**
 		 * Generated Avro record class, for raw-avro (required) and registry-avro (reader type;
-		 * generic records when absent).
+		 * generic records when absent); for registry-json-schema, the class JSON maps to
+		 * (JsonNode when absent).
 		 */
 		private Class<?> type;
+
+		/**
+		 * JSON schema a registry-json-schema codec writes with (classpath:<resource> or a
+		 * file); the subject's latest version's when absent.
+		 */
+		private String schema;
 
 		public CodecType getCodec() {
 			return this.codec;
@@ -291,6 +299,14 @@ public class LockstepProperties {
 
 		public void setType(Class<?> type) {
 			this.type = type;
+		}
+
+		public String getSchema() {
+			return this.schema;
+		}
+
+		public void setSchema(String schema) {
+			this.schema = schema;
 		}
 
 	}
@@ -310,7 +326,18 @@ public class LockstepProperties {
 		RAW_AVRO,
 
 		/** Avro in the Confluent wire format, through the schema registry. */
-		REGISTRY_AVRO
+		REGISTRY_AVRO,
+
+		/** JSON in the Confluent wire format, validated against its JSON schema in the registry. */
+		REGISTRY_JSON_SCHEMA;
+
+		/**
+		 * Return whether the encoding needs the schema registry.
+		 * @return whether it does
+		 */
+		public boolean usesRegistry() {
+			return this == REGISTRY_AVRO || this == REGISTRY_JSON_SCHEMA;
+		}
 
 	}
 

@@ -377,6 +377,16 @@ class LockstepAutoConfigurationTests {
 			.run((context) -> assertRefused(context.getStartupFailure(), "value.type", null));
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.value.codec=registry-avro")
 			.run((context) -> assertRefused(context.getStartupFailure(), "value.codec", "lockstep.registry.url"));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.value.codec=registry-json-schema")
+			.run((context) -> assertRefused(context.getStartupFailure(), "value.codec", "lockstep.registry.url"));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.output-value.schema=classpath:order.json")
+			.run((context) -> assertRefused(context.getStartupFailure(), "output-value.schema",
+					"codec=registry-json-schema"));
+		this.withWorker
+			.withPropertyValues("lockstep.registry.url=http://127.0.0.1:9", "lockstep.workers.normalizer.auto-startup=false",
+					"lockstep.workers.normalizer.output-value.codec=registry-json-schema",
+					"lockstep.workers.normalizer.output-value.schema=classpath:missing.schema.json")
+			.run((context) -> assertRefused(context.getStartupFailure(), "output-value", "output-value.schema"));
 		this.withWorker
 			.withPropertyValues("lockstep.workers.copy.source-topics=orders", "lockstep.workers.copy.destination=x",
 					"lockstep.workers.copy.auto-startup=false", "lockstep.workers.copy.processor=normalizer",

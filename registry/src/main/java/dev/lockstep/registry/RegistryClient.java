@@ -26,7 +26,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockstep.registry.internal.BoundedCache;
 import dev.lockstep.registry.internal.Redaction;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaParseException;
 
 /**
  * A client of the Confluent Schema Registry REST API: Avro schemas parsed
@@ -373,7 +372,9 @@ public final class RegistryClient {
 		try {
 			return new Schema.Parser().setValidateDefaults(true).parse(text);
 		}
-		catch (SchemaParseException | IllegalArgumentException ex) {
+		catch (RuntimeException ex) {
+			// Avro's parser fails on untrusted text with more than SchemaParseException: an
+			// unknown type name is a NullPointerException.
 			throw new RegistryException("Registry returned an invalid Avro schema: " + ex.getMessage(), status, 0,
 					false, ex);
 		}

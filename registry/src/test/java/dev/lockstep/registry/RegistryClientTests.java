@@ -273,7 +273,7 @@ class RegistryClientTests {
 				.as(body)
 				.contains("invalid response");
 		}
-		for (String body : List.of("{\"schema\": 5}", "{\"schema\": \"not avro\"}",
+		for (String body : List.of("{\"schema\": 5}", "{\"schema\": \"not avro\"}", "{\"schema\": \"{\\\"type\\\": \\\"nope\\\"}\"}",
 				"{\"schema\": \"\\\"string\\\"\", \"schemaType\": \"PROTOBUF\"}")) {
 			this.registry.respondNext(1, 200, Map.of(), body.getBytes(StandardCharsets.UTF_8));
 			assertThat(catchRegistry(() -> client.schemaById(1)).statusCode()).as(body).isEqualTo(200);

@@ -6,6 +6,7 @@ import java.util.function.LongFunction;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.BoundedCache;
 import dev.lockstep.registry.internal.WriterSchemas;
@@ -18,8 +19,9 @@ import org.apache.kafka.common.errors.SerializationException;
 /**
  * Decodes Confluent wire-format messages: fetches the writer schema by id, resolves it
  * against the reader type with Avro's evolution rules, and caches the prepared reader per
- * writer id (bounded). Refuses bad magic, unknown ids, incompatible evolution, truncated
- * data and trailing bytes with an {@link InvalidDataException}; a registry that cannot be
+ * writer id (bounded). Refuses bad magic, unknown ids, ids of other schema types, invalid
+ * writer schemas, incompatible evolution, truncated data and trailing bytes with an
+ * {@link InvalidDataException}; a registry that cannot be
  * reached gives a plain {@link SerializationException} caused by a
  * {@link RegistryException}. A {@code null} message (a tombstone) stays {@code null}.
  * Thread-safe.
@@ -142,7 +144,16 @@ public final class AvroDeserializer<T> {
 	}
 
 	private Schema writerSchema(long id) {
-		return WriterSchemas.fetch(id, this.client::schemaById);
+		String text = WriterSchemas.text(this.client, id, RegistrySchema.AVRO);
+		try {
+			return new Schema.Parser().setValidateDefaults(true).parse(text);
+		}
+		catch (RuntimeException ex) {
+			// Never valid, however often it is fetched again. Avro's parser fails on untrusted
+			// text with more than SchemaParseException: an unknown type name is a NullPointerException.
+			throw new InvalidDataException("Writer schema " + id + " is not a valid Avro schema: " + ex.getMessage(),
+					ex);
+		}
 	}
 
 }

@@ -3,7 +3,9 @@ package dev.lockstep.registry.internal;
 import java.util.function.LongFunction;
 
 import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.RegistrySchema;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
@@ -16,6 +18,25 @@ public final class WriterSchemas {
 	public static final int SCHEMA_NOT_FOUND = 40403;
 
 	private WriterSchemas() {
+	}
+
+	/**
+	 * Fetch a writer schema's text by id, which must be of the decoder's type.
+	 * @param client the registry client
+	 * @param id the id read from the message
+	 * @param type the schema type the decoder reads, such as {@link RegistrySchema#JSON}
+	 * @return the schema text
+	 * @throws InvalidDataException when the registry says the id is unknown, or it is the
+	 * id of a schema of another type
+	 * @throws SerializationException caused by the {@link RegistryException} for every
+	 * other registry failure (retry later)
+	 */
+	public static String text(RegistryClient client, long id, String type) {
+		RegistrySchema written = fetch(id, client::schema);
+		if (!written.type().equals(type)) {
+			throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not " + type);
+		}
+		return written.text();
 	}
 
 	/**

@@ -132,12 +132,9 @@ public final class JsonSchemaDeserializer<T> {
 	private JsonSchema writerSchema(long id) {
 		JsonSchema schema = this.schemas.get(id);
 		if (schema == null) {
-			RegistrySchema written = WriterSchemas.fetch(id, this.client::schema);
-			if (!written.type().equals(RegistrySchema.JSON)) {
-				throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not JSON");
-			}
+			String text = WriterSchemas.text(this.client, id, RegistrySchema.JSON);
 			try {
-				schema = JsonSchema.parse(written.text());
+				schema = JsonSchema.parse(text);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidDataException("Writer schema " + id + ": " + ex.getMessage(), ex);

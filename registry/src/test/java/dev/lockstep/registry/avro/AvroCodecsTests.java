@@ -188,6 +188,21 @@ class AvroCodecsTests {
 	}
 
 	@Test
+	void anIdOfAnotherFormatsSchemaOrOfAnInvalidSchemaIsInvalidData() {
+		long json = this.registry.register("orders-json-value", "JSON", "{\"type\": \"object\"}");
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> AvroDeserializer.specific(this.client, Order.class)
+				.deserialize(WireFormat.frame(json, new byte[] { 2 }, 100)))
+			.withMessageContaining("JSON schema, not AVRO");
+		this.registry.respondNext(1, 200, java.util.Map.of(),
+				"{\"schema\": \"{\\\"type\\\": \\\"nope\\\"}\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> AvroDeserializer.specific(this.client, Order.class)
+				.deserialize(WireFormat.frame(4242, new byte[] { 2 }, 100)))
+			.withMessageContaining("not a valid Avro schema");
+	}
+
+	@Test
 	void registryOutageIsASerializationFailureButNotInvalidData() {
 		long id = this.registry.register("orders-value", Order.getClassSchema());
 		byte[] framed = AvroSerializer.specific(this.client, "orders-value", Order.class).serialize(this.order);
