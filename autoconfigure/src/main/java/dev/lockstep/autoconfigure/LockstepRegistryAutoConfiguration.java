@@ -9,6 +9,7 @@ import dev.lockstep.registry.RegistryListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -18,8 +19,9 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of the schema registry client ({@code lockstep.registry.*}) and of
- * the codec factory that workers and producers build their serdes with.
+ * Auto-configuration of the schema registry client (from a
+ * {@link SchemaRegistryConnectionDetails} bean, or {@code lockstep.registry.*}) and of the
+ * codec factory that workers and producers build their serdes with.
  */
 @AutoConfiguration
 @ConditionalOnClass(RegistryClient.class)
@@ -27,17 +29,24 @@ import org.springframework.core.env.Environment;
 public final class LockstepRegistryAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(SchemaRegistryConnectionDetails.class)
 	@Conditional(OnRegistryUrlCondition.class)
-	RegistryClient lockstepRegistryClient(LockstepProperties properties, ObjectProvider<RegistryListener> listeners,
-			Environment environment) {
+	PropertiesSchemaRegistryConnectionDetails lockstepRegistryConnectionDetails(LockstepProperties properties) {
+		return new PropertiesSchemaRegistryConnectionDetails(properties.getRegistry());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(SchemaRegistryConnectionDetails.class)
+	RegistryClient lockstepRegistryClient(LockstepProperties properties, SchemaRegistryConnectionDetails connection,
+			ObjectProvider<RegistryListener> listeners, Environment environment) {
 		LockstepProperties.Registry registry = properties.getRegistry();
 		new TransportSecurity(properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment))
-			.checkRegistry(registry.getUrl());
-		RegistryClient.Builder builder = RegistryClient.builder(registry.getUrl());
+			.checkRegistry(connection.getUrls());
+		RegistryClient.Builder builder = RegistryClient.builder(connection.getUrls());
 		PropertyMapper map = PropertyMapper.get();
-		map.from(registry::getUsername).to((username) -> builder.basicAuth(username, registry.getPassword()));
-		map.from(registry::getBearerToken).to(builder::bearerToken);
+		map.from(connection::getUsername).to((username) -> builder.basicAuth(username, connection.getPassword()));
+		map.from(connection::getBearerToken).to(builder::bearerToken);
 		map.from(registry::getCaFile).as(Path::of).to(builder::caCertificates);
 		map.from(registry::getTimeout).to(builder::timeout);
 		map.from(registry::getMaxResponseSize).as((size) -> (int) size.toBytes()).to(builder::maxResponseBytes);

@@ -1,0 +1,90 @@
+package dev.lockstep.autoconfigure;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.test.registry.TestSchemaRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The registry client's auto-configuration: from {@code lockstep.registry.*}, or from a
+ * {@link SchemaRegistryConnectionDetails} bean, which wins.
+ */
+class LockstepRegistryAutoConfigurationTests {
+
+	private final TestSchemaRegistry registry = TestSchemaRegistry.start();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LockstepRegistryAutoConfiguration.class));
+
+	@AfterEach
+	void stopRegistry() {
+		this.registry.close();
+	}
+
+	@Test
+	void noUrlAndNoConnectionDetailsMeanNoClient() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(RegistryClient.class)
+			.doesNotHaveBean(SchemaRegistryConnectionDetails.class)
+			.hasSingleBean(CodecFactory.class));
+	}
+
+	@Test
+	void propertiesAreTheConnectionDetailsWhenNoBeanIsDefined() {
+		this.runner
+			.withPropertyValues("lockstep.registry.url=" + this.registry.url(), "lockstep.registry.username=svc",
+					"lockstep.registry.password=secret")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(PropertiesSchemaRegistryConnectionDetails.class);
+				assertThat(context.getBean(RegistryClient.class).ping()).isEqualTo("BACKWARD");
+				assertThat(this.registry.lastRequestHeader("Authorization")).isEqualTo(basic("svc", "secret"));
+			});
+	}
+
+	@Test
+	void aConnectionDetailsBeanReplacesTheUrlAndCredentialsButNotTheOtherSettings() {
+		SchemaRegistryConnectionDetails details = new SchemaRegistryConnectionDetails() {
+
+			@Override
+			public List<String> getUrls() {
+				return List.of(LockstepRegistryAutoConfigurationTests.this.registry.url());
+			}
+
+			@Override
+			public String getUsername() {
+				return "from-details";
+			}
+
+			@Override
+			public String getPassword() {
+				return "pw";
+			}
+
+		};
+		this.runner.withBean(SchemaRegistryConnectionDetails.class, () -> details)
+			.withPropertyValues("lockstep.registry.url=http://127.0.0.1:9", "lockstep.registry.username=svc",
+					"lockstep.registry.retries=0")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(PropertiesSchemaRegistryConnectionDetails.class);
+				RegistryClient client = context.getBean(RegistryClient.class);
+				assertThat(client.ping()).isEqualTo("BACKWARD");
+				assertThat(this.registry.lastRequestHeader("Authorization")).isEqualTo(basic("from-details", "pw"));
+				assertThat(client.longestWait()).isEqualTo(java.time.Duration.ofSeconds(2));
+			});
+		this.runner.withBean(SchemaRegistryConnectionDetails.class, () -> details)
+			.run((context) -> assertThat(context.getBean(RegistryClient.class).ping()).isEqualTo("BACKWARD"));
+	}
+
+	private static String basic(String user, String password) {
+		return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+	}
+
+}
