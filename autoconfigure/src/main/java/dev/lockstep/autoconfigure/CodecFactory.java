@@ -5,7 +5,8 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Builds the Kafka serializers and deserializers that a {@link LockstepProperties.Codec}
- * describes. Define a bean of this type to add encodings of your own.
+ * describes. To add an encoding, define a {@link LockstepCodec} bean: the default
+ * factory finds it by name. A bean of this type replaces the whole lookup.
  */
 public interface CodecFactory {
 
@@ -26,5 +27,15 @@ public interface CodecFactory {
 	 * @return a configured, thread-safe deserializer
 	 */
 	Deserializer<?> deserializer(LockstepProperties.Codec codec, boolean isKey, String property);
+
+	/**
+	 * Return whether the codec calls the schema registry on the record path, so that a
+	 * worker's transaction budget must allow for the registry's longest wait.
+	 * @param codec the encoding
+	 * @return whether it does
+	 */
+	default boolean usesRegistry(LockstepProperties.Codec codec) {
+		return false;
+	}
 
 }

@@ -268,9 +268,9 @@ public class LockstepProperties {
 
 		/**
 		 * Encoding: bytes, string, raw-avro (no framing), registry-avro or registry-json-schema
-		 * (Confluent wire format).
+		 * (Confluent wire format), or the name of a LockstepCodec bean.
 		 */
-		private CodecType codec = CodecType.BYTES;
+		private String codec = "bytes";
 
 		/**
 		 * Generated Avro record class, for raw-avro (required) and registry-avro (reader type;
@@ -285,11 +285,11 @@ public class LockstepProperties {
 		 */
 		private String schema;
 
-		public CodecType getCodec() {
+		public String getCodec() {
 			return this.codec;
 		}
 
-		public void setCodec(CodecType codec) {
+		public void setCodec(String codec) {
 			this.codec = codec;
 		}
 
@@ -311,35 +311,6 @@ public class LockstepProperties {
 
 	}
 
-	/**
-	 * The encodings Lockstep knows.
-	 */
-	public enum CodecType {
-
-		/** Raw bytes, untouched. */
-		BYTES,
-
-		/** UTF-8 strings. */
-		STRING,
-
-		/** Avro without framing, writer schema = the generated type's. */
-		RAW_AVRO,
-
-		/** Avro in the Confluent wire format, through the schema registry. */
-		REGISTRY_AVRO,
-
-		/** JSON in the Confluent wire format, validated against its JSON schema in the registry. */
-		REGISTRY_JSON_SCHEMA;
-
-		/**
-		 * Return whether the encoding needs the schema registry.
-		 * @return whether it does
-		 */
-		public boolean usesRegistry() {
-			return this == REGISTRY_AVRO || this == REGISTRY_JSON_SCHEMA;
-		}
-
-	}
 
 	/**
 	 * A transactional consume-transform-produce worker.

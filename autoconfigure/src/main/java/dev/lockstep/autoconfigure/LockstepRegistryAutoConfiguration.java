@@ -58,8 +58,10 @@ public final class LockstepRegistryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CodecFactory lockstepCodecFactory(LockstepProperties properties, ObjectProvider<RegistryClient> registryClient) {
-		return new DefaultCodecFactory(registryClient.getIfAvailable(), properties.getRegistry().isAutoRegister());
+	CodecFactory lockstepCodecFactory(LockstepProperties properties, ObjectProvider<RegistryClient> registryClient,
+			ObjectProvider<LockstepCodec> codecs) {
+		return new DefaultCodecFactory(registryClient.getIfAvailable(), properties.getRegistry().isAutoRegister(),
+				codecs.orderedStream().toList());
 	}
 
 }

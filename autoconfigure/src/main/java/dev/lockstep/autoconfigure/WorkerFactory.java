@@ -127,7 +127,7 @@ class WorkerFactory {
 		this.security.checkClient("worker '" + name + "' consumer", prefix + ".consumer", "consumer", consumer);
 		this.security.checkClient("worker '" + name + "' producer", prefix + ".producer", "producer", producer);
 		boolean usesRegistry = Stream.of(worker.getKey(), worker.getValue(), outputKey, outputValue)
-			.anyMatch((codec) -> codec.getCodec().usesRegistry());
+			.anyMatch(this.codecs::usesRegistry);
 		this.validator.checkWorkerWaitBudget(name, producer, transaction.getMaxInterval(), transaction.getTimeout(),
 				(usesRegistry && this.registry != null) ? this.registry.longestWait() : null,
 				describeRegistryWait(this.properties.getRegistry()));

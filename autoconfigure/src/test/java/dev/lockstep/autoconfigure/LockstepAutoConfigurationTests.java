@@ -381,7 +381,7 @@ class LockstepAutoConfigurationTests {
 			.run((context) -> assertRefused(context.getStartupFailure(), "value.codec", "lockstep.registry.url"));
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.output-value.schema=classpath:order.json")
 			.run((context) -> assertRefused(context.getStartupFailure(), "output-value.schema",
-					"codec=registry-json-schema"));
+					"(registry-json-schema)"));
 		this.withWorker
 			.withPropertyValues("lockstep.registry.url=http://127.0.0.1:9", "lockstep.workers.normalizer.auto-startup=false",
 					"lockstep.workers.normalizer.output-value.codec=registry-json-schema",

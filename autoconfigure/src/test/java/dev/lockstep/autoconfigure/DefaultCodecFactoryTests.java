@@ -1,0 +1,127 @@
+package dev.lockstep.autoconfigure;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Codecs found by the name YAML gives them: Lockstep's own and the application's
+ * {@link LockstepCodec} beans.
+ */
+class DefaultCodecFactoryTests {
+
+	private static final LockstepCodec UPPER = new LockstepCodec() {
+
+		@Override
+		public String name() {
+			return "upper-string";
+		}
+
+		@Override
+		public Serializer<?> serializer(CodecSettings settings) {
+			return (Serializer<String>) (topic, value) -> (value != null)
+					? value.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8) : null;
+		}
+
+		@Override
+		public Deserializer<?> deserializer(CodecSettings settings) {
+			return new StringDeserializer();
+		}
+
+	};
+
+	@Test
+	void anApplicationsCodecIsFoundByItsName() {
+		DefaultCodecFactory factory = new DefaultCodecFactory(null, false, List.of(UPPER));
+		@SuppressWarnings("unchecked")
+		Serializer<String> serializer = (Serializer<String>) factory.serializer(codec("upper-string"), false, "p.value");
+		assertThat(serializer.serialize("t", "paid")).isEqualTo("PAID".getBytes(StandardCharsets.UTF_8));
+		assertThat(factory.usesRegistry(codec("upper-string"))).isFalse();
+	}
+
+	@Test
+	void anApplicationsCodecReplacesLockstepsOfTheSameName() {
+		LockstepCodec bytes = new LockstepCodec() {
+
+			@Override
+			public String name() {
+				return "string";
+			}
+
+			@Override
+			public Serializer<?> serializer(CodecSettings settings) {
+				return new ByteArraySerializer();
+			}
+
+			@Override
+			public Deserializer<?> deserializer(CodecSettings settings) {
+				return new StringDeserializer();
+			}
+
+		};
+		assertThat(new DefaultCodecFactory(null, false, List.of(bytes)).serializer(codec("string"), true, "p.key"))
+			.isInstanceOf(ByteArraySerializer.class);
+		assertThat(new DefaultCodecFactory(null, false).serializer(codec("string"), true, "p.key"))
+			.isInstanceOf(StringSerializer.class);
+	}
+
+	@Test
+	void namesAreReadAsSpringReadsEnumValues() {
+		DefaultCodecFactory factory = new DefaultCodecFactory(null, false);
+		assertThat(factory.serializer(codec("STRING"), false, "p.value")).isInstanceOf(StringSerializer.class);
+		assertThat(factory.usesRegistry(codec("REGISTRY_AVRO"))).isTrue();
+		assertThat(factory.usesRegistry(codec("registry-json-schema"))).isTrue();
+		assertThatExceptionOfType(LockstepConfigurationException.class)
+			.isThrownBy(() -> factory.deserializer(codec("Registry_Avro"), false, "p.value"))
+			.withMessageContaining("needs a schema registry");
+	}
+
+	@Test
+	void anUnknownNameIsRefusedWithTheNamesThereAre() {
+		assertThatExceptionOfType(LockstepConfigurationException.class)
+			.isThrownBy(() -> new DefaultCodecFactory(null, false, List.of(UPPER)).serializer(codec("cbor"), false,
+					"lockstep.workers.w.value"))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("lockstep.workers.w.value.codec"))
+			.withMessageContaining("bytes, raw-avro, registry-avro, registry-json-schema, string, upper-string");
+	}
+
+	@Test
+	void aSchemaOnACodecWithoutOneIsRefused() {
+		LockstepProperties.Codec codec = codec("bytes");
+		codec.setSchema("classpath:order.schema.json");
+		assertThatExceptionOfType(LockstepConfigurationException.class)
+			.isThrownBy(() -> new DefaultCodecFactory(null, false).serializer(codec, false, "p.value"))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("p.value.schema"));
+	}
+
+	@Test
+	void theAutoConfigurationHandsTheApplicationsCodecsToTheFactory() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockstepRegistryAutoConfiguration.class))
+			.withBean(LockstepCodec.class, () -> UPPER)
+			.run((context) -> assertThat(context.getBean(CodecFactory.class).serializer(codec("upper-string"), false,
+					"p.value"))
+				.isNotInstanceOf(StringSerializer.class)
+				.isNotInstanceOf(ByteArraySerializer.class));
+	}
+
+	private static LockstepProperties.Codec codec(String name) {
+		LockstepProperties.Codec codec = new LockstepProperties.Codec();
+		codec.setCodec(name);
+		return codec;
+	}
+
+}
