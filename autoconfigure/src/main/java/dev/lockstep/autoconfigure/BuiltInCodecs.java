@@ -1,22 +1,23 @@
 package dev.lockstep.autoconfigure;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.SchemaIdSource;
+import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.avro.AvroDeserializer;
+import dev.lockstep.registry.json.JsonSchema;
+import dev.lockstep.registry.json.JsonSchemaDeserializer;
 import dev.lockstep.registry.kafka.RawAvroDeserializer;
 import dev.lockstep.registry.kafka.RawAvroSerializer;
-import dev.lockstep.registry.kafka.RegistryAvroDeserializer;
 import dev.lockstep.registry.kafka.RegistryAvroSerializer;
-import dev.lockstep.registry.kafka.RegistryJsonSchemaDeserializer;
 import dev.lockstep.registry.kafka.RegistryJsonSchemaSerializer;
-import dev.lockstep.registry.kafka.RegistrySerdeConfig;
+import dev.lockstep.registry.kafka.SubjectNameStrategy;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -28,7 +29,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Lockstep's own codecs: bytes, UTF-8 strings, raw Avro, and registry Avro and JSON Schema
- * over the shared {@link RegistryClient}.
+ * over the shared {@link RegistryClient}, each built from typed values (the record class,
+ * the client, the schema), never from a configuration map a serde parses back.
  */
 final class BuiltInCodecs {
 
@@ -49,8 +51,8 @@ final class BuiltInCodecs {
 	List<LockstepCodec> all() {
 		return List.of(plain("bytes", (settings) -> new ByteArraySerializer(), (settings) -> new ByteArrayDeserializer()),
 				plain("string", (settings) -> new StringSerializer(), (settings) -> new StringDeserializer()),
-				plain("raw-avro", (settings) -> new RawAvroSerializer<>(recordType(settings)),
-						(settings) -> new RawAvroDeserializer<>(recordType(settings))),
+				plain("raw-avro", (settings) -> new RawAvroSerializer<>(recordType("raw-avro", settings)),
+						(settings) -> new RawAvroDeserializer<>(recordType("raw-avro", settings))),
 				new Codec("registry-avro", true, this::registryAvroSerializer, this::registryAvroDeserializer),
 				new Codec("registry-json-schema", true, this::jsonSchemaSerializer, this::jsonSchemaDeserializer));
 	}
@@ -63,58 +65,48 @@ final class BuiltInCodecs {
 
 	private Serializer<?> registryAvroSerializer(CodecSettings settings) {
 		settings.refuseSchema("registry-avro");
-		RegistryAvroSerializer<Object> serializer = new RegistryAvroSerializer<>(registry("registry-avro", settings));
-		serializer.configure(avroConfig(settings), settings.isKey());
-		return serializer;
+		return new RegistryAvroSerializer<>(registry("registry-avro", settings), settings.isKey(), idSource(),
+				SubjectNameStrategy.TOPIC_NAME, WireFormat.DEFAULT_MAX_BYTES, RegistryClient.Builder.DEFAULT_CACHE_CAPACITY);
 	}
 
 	private Deserializer<?> registryAvroDeserializer(CodecSettings settings) {
 		settings.refuseSchema("registry-avro");
-		RegistryAvroDeserializer<Object> deserializer = new RegistryAvroDeserializer<>(
-				registry("registry-avro", settings));
-		deserializer.configure(avroConfig(settings), settings.isKey());
-		return deserializer;
+		RegistryClient client = registry("registry-avro", settings);
+		AvroDeserializer<?> deserializer = (settings.type() != null)
+				? AvroDeserializer.specific(client, recordType("registry-avro", settings), WireFormat.DEFAULT_MAX_BYTES,
+						AvroDeserializer.DEFAULT_CACHE_CAPACITY)
+				: AvroDeserializer.generic(client, WireFormat.DEFAULT_MAX_BYTES, AvroDeserializer.DEFAULT_CACHE_CAPACITY);
+		return (topic, data) -> deserializer.deserialize(data);
 	}
 
 	private Serializer<?> jsonSchemaSerializer(CodecSettings settings) {
-		RegistryJsonSchemaSerializer<Object> serializer = new RegistryJsonSchemaSerializer<>(jsonRegistry(settings),
-				this.jsonMapper);
-		configure(() -> serializer.configure(jsonConfig(settings), settings.isKey()), settings.property());
-		return serializer;
+		RegistryClient client = jsonRegistry(settings);
+		JsonSchema schema = null;
+		if (settings.schema() != null) {
+			try {
+				schema = JsonSchema.load(settings.schema(), getClass().getClassLoader());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new LockstepConfigurationException(settings.property() + ".schema", null, ex.getMessage(),
+						"Point " + settings.property() + ".schema at a JSON schema: classpath:<resource> or a file.");
+			}
+		}
+		// Without a schema of its own, the serializer writes with the subject's latest version.
+		return new RegistryJsonSchemaSerializer<>(client, this.jsonMapper, settings.isKey(), schema,
+				(schema != null) ? idSource() : SchemaIdSource.LATEST_VERSION, SubjectNameStrategy.TOPIC_NAME, true,
+				WireFormat.DEFAULT_MAX_BYTES);
 	}
 
 	private Deserializer<?> jsonSchemaDeserializer(CodecSettings settings) {
-		RegistryJsonSchemaDeserializer<Object> deserializer = new RegistryJsonSchemaDeserializer<>(
-				jsonRegistry(settings), this.jsonMapper);
-		configure(() -> deserializer.configure(jsonConfig(settings), settings.isKey()), settings.property());
-		return deserializer;
+		// A schema: is the writing side's (output-value defaults to value); readers use the writer's.
+		Class<?> type = (settings.type() != null) ? settings.type() : JsonNode.class;
+		JsonSchemaDeserializer<?> deserializer = JsonSchemaDeserializer.of(jsonRegistry(settings), type,
+				this.jsonMapper, true, WireFormat.DEFAULT_MAX_BYTES, JsonSchemaDeserializer.DEFAULT_CACHE_CAPACITY);
+		return (topic, data) -> deserializer.deserialize(data);
 	}
 
-	private Map<String, Object> avroConfig(CodecSettings settings) {
-		Map<String, Object> config = new HashMap<>();
-		config.put(RegistrySerdeConfig.AUTO_REGISTER_SCHEMAS, this.autoRegister);
-		if (settings.type() != null) {
-			config.put(RegistrySerdeConfig.KEY_TYPE, settings.type().getName());
-			config.put(RegistrySerdeConfig.VALUE_TYPE, settings.type().getName());
-		}
-		return config;
-	}
-
-	private Map<String, Object> jsonConfig(CodecSettings settings) {
-		Map<String, Object> config = new HashMap<>();
-		config.put(RegistrySerdeConfig.AUTO_REGISTER_SCHEMAS, this.autoRegister);
-		if (settings.schema() != null) {
-			config.put(settings.isKey() ? RegistrySerdeConfig.JSON_KEY_SCHEMA : RegistrySerdeConfig.JSON_VALUE_SCHEMA,
-					settings.schema());
-		}
-		else {
-			config.put(RegistrySerdeConfig.USE_LATEST_VERSION, true);
-		}
-		if (settings.type() != null) {
-			config.put(settings.isKey() ? RegistrySerdeConfig.JSON_KEY_TYPE : RegistrySerdeConfig.JSON_VALUE_TYPE,
-					settings.type().getName());
-		}
-		return config;
+	private SchemaIdSource idSource() {
+		return this.autoRegister ? SchemaIdSource.AUTO_REGISTER : SchemaIdSource.LOOKUP;
 	}
 
 	private RegistryClient registry(String codec, CodecSettings settings) {
@@ -137,27 +129,16 @@ final class BuiltInCodecs {
 		return registry("registry-json-schema", settings);
 	}
 
-	private static void configure(Runnable configure, String property) {
-		try {
-			configure.run();
-		}
-		catch (ConfigException ex) {
-			// A schema file that is missing or invalid, a type that is not there.
-			throw new LockstepConfigurationException(property, null, ex.getMessage(),
-					"Fix " + property + ".schema or " + property + ".type.");
-		}
-	}
-
 	@SuppressWarnings("unchecked")
-	private static Class<? extends SpecificRecord> recordType(CodecSettings settings) {
+	private static <T extends SpecificRecord> Class<T> recordType(String codec, CodecSettings settings) {
 		Class<?> type = settings.type();
 		if (type == null || !SpecificRecord.class.isAssignableFrom(type)) {
 			throw new LockstepConfigurationException(settings.property() + ".type", null,
-					(type == null) ? "raw-avro needs the generated record class"
+					(type == null) ? codec + " needs the generated record class"
 							: type.getName() + " is not a generated Avro record",
 					"Set " + settings.property() + ".type to a class generated by avro-maven-plugin.");
 		}
-		return (Class<? extends SpecificRecord>) type;
+		return (Class<T>) type;
 	}
 
 	private record Codec(String name, boolean usesRegistry, Function<CodecSettings, Serializer<?>> serializers,

@@ -1,7 +1,10 @@
 package dev.lockstep.registry.json;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -81,6 +84,29 @@ public final class JsonSchema {
 		}
 		catch (SchemaException | IllegalArgumentException | IllegalStateException ex) {
 			throw new IllegalArgumentException("Invalid JSON schema: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Load and parse a schema from the class path or a file.
+	 * @param location {@code classpath:<resource>} or a file path
+	 * @param classLoader where {@code classpath:} resources are
+	 * @return the schema
+	 * @throws IllegalArgumentException when there is no such resource or file, or it is not
+	 * a valid JSON Schema of at most {@link RegistryClient#MAX_SCHEMA_BYTES}
+	 */
+	public static JsonSchema load(String location, ClassLoader classLoader) {
+		boolean resource = location.startsWith("classpath:");
+		String name = resource ? location.substring("classpath:".length()).replaceFirst("^/", "") : location;
+		try (InputStream in = resource ? classLoader.getResourceAsStream(name) : Files.newInputStream(Path.of(name))) {
+			if (in == null) {
+				throw new IllegalArgumentException("No such resource " + location);
+			}
+			byte[] text = in.readNBytes(RegistryClient.MAX_SCHEMA_BYTES + 1);
+			return parse(new String(text, StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			throw new IllegalArgumentException("Could not read " + location + ": " + ex.getMessage(), ex);
 		}
 	}
 

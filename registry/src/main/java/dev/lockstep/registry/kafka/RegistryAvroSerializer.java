@@ -8,6 +8,7 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.SchemaIdSource;
+import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.avro.AvroSerializer;
 import dev.lockstep.registry.internal.BoundedCache;
 import org.apache.avro.Schema;
@@ -63,18 +64,38 @@ public class RegistryAvroSerializer<T> implements Serializer<T> {
 		this.client = client;
 	}
 
+	/**
+	 * Create a serializer from typed values, ready without {@link #configure}.
+	 * @param client the registry client
+	 * @param isKey whether it serializes keys
+	 * @param idSource how each subject's schema id is found
+	 * @param strategy how a topic's subject is named
+	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
+	 * @param cacheCapacity the number of (topic, schema) serializers kept
+	 */
+	public RegistryAvroSerializer(RegistryClient client, boolean isKey, SchemaIdSource idSource,
+			SubjectNameStrategy strategy, int maxBytes, int cacheCapacity) {
+		this.client = client;
+		init(isKey, idSource, strategy, maxBytes, cacheCapacity);
+	}
+
 	@Override
 	public void configure(Map<String, ?> configs, boolean isKey) {
 		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
 		if (this.client == null) {
 			this.client = config.createClient();
 		}
+		init(isKey, config.schemaIdSource(), config.subjectNameStrategy(), config.maxMessageBytes(),
+				config.cacheCapacity());
+	}
+
+	private void init(boolean isKey, SchemaIdSource idSource, SubjectNameStrategy strategy, int maxBytes,
+			int cacheCapacity) {
 		this.isKey = isKey;
-		this.strategy = config.subjectNameStrategy();
-		this.idSource = config.useLatestVersion() ? SchemaIdSource.LATEST_VERSION
-				: config.autoRegister() ? SchemaIdSource.AUTO_REGISTER : SchemaIdSource.LOOKUP;
-		this.maxBytes = config.maxMessageBytes();
-		this.prepared = new BoundedCache<>(config.cacheCapacity());
+		this.idSource = idSource;
+		this.strategy = strategy;
+		this.maxBytes = WireFormat.checkMaxBytes(maxBytes);
+		this.prepared = new BoundedCache<>(cacheCapacity);
 	}
 
 	@Override

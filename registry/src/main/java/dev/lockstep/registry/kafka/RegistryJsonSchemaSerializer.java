@@ -1,10 +1,5 @@
 package dev.lockstep.registry.kafka;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -14,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.SchemaIdSource;
+import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.json.JsonSchema;
 import dev.lockstep.registry.json.JsonSchemaSerializer;
 import org.apache.kafka.common.config.ConfigException;
@@ -42,9 +38,17 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 
 	private RegistryClient client;
 
-	private RegistrySerdeConfig config;
+	private boolean isKey;
 
 	private JsonSchema schema;
+
+	private SchemaIdSource idSource;
+
+	private SubjectNameStrategy strategy;
+
+	private boolean validate;
+
+	private int maxBytes;
 
 	/**
 	 * Create a serializer that builds its own registry client from its configuration.
@@ -64,21 +68,71 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 		this.mapper = mapper;
 	}
 
+	/**
+	 * Create a serializer from typed values, ready without {@link #configure}.
+	 * @param client the registry client
+	 * @param mapper how values become JSON
+	 * @param isKey whether it serializes keys
+	 * @param schema the values' schema; {@code null} with
+	 * {@link SchemaIdSource#LATEST_VERSION} for the latest version's
+	 * @param idSource how each subject's schema id is found
+	 * @param strategy how a topic's subject is named (a record name is the schema's
+	 * {@code title})
+	 * @param validate whether each value is validated against the schema
+	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
+	 * @throws IllegalArgumentException when a schema is needed and missing, or the
+	 * strategy needs a title the schema does not have
+	 */
+	public RegistryJsonSchemaSerializer(RegistryClient client, ObjectMapper mapper, boolean isKey, JsonSchema schema,
+			SchemaIdSource idSource, SubjectNameStrategy strategy, boolean validate, int maxBytes) {
+		this.client = client;
+		this.mapper = mapper;
+		init(isKey, schema, idSource, strategy, validate, maxBytes);
+	}
+
 	@Override
 	public void configure(Map<String, ?> configs, boolean isKey) {
-		this.config = RegistrySerdeConfig.of(configs, isKey);
+		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
 		if (this.client == null) {
-			this.client = this.config.createClient();
+			this.client = config.createClient();
 		}
-		String location = this.config.jsonSchemaLocation();
-		if (location == null && !this.config.useLatestVersion()) {
-			throw new ConfigException("A JSON schema serializer needs the schema it writes: set "
-					+ (isKey ? RegistrySerdeConfig.JSON_KEY_SCHEMA : RegistrySerdeConfig.JSON_VALUE_SCHEMA)
-					+ " (classpath:<resource> or a file), or " + RegistrySerdeConfig.USE_LATEST_VERSION + "=true");
+		String key = isKey ? RegistrySerdeConfig.JSON_KEY_SCHEMA : RegistrySerdeConfig.JSON_VALUE_SCHEMA;
+		String location = config.jsonSchemaLocation();
+		JsonSchema schema = null;
+		if (location != null) {
+			try {
+				schema = JsonSchema.load(location, Utils.getContextOrKafkaClassLoader());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new ConfigException(key, location, ex.getMessage());
+			}
 		}
-		this.schema = (location != null) ? load(location, isKey) : null;
-		// Fail at start-up, not on the first value, when no subject could ever be named.
-		if (this.schema != null) {
+		try {
+			init(isKey, schema, config.schemaIdSource(), config.subjectNameStrategy(), config.jsonValidate(),
+					config.maxMessageBytes());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new ConfigException(ex.getMessage().replace("{schema}", key));
+		}
+	}
+
+	private void init(boolean isKey, JsonSchema schema, SchemaIdSource idSource, SubjectNameStrategy strategy,
+			boolean validate, int maxBytes) {
+		if (schema == null && idSource != SchemaIdSource.LATEST_VERSION) {
+			throw new IllegalArgumentException("A JSON schema serializer needs the schema it writes: set {schema} "
+					+ "(classpath:<resource> or a file), or " + RegistrySerdeConfig.USE_LATEST_VERSION + "=true");
+		}
+		if (schema == null && strategy != SubjectNameStrategy.TOPIC_NAME) {
+			throw new IllegalArgumentException(strategy + " names the subject by the schema's \"title\": set {schema}");
+		}
+		this.isKey = isKey;
+		this.schema = schema;
+		this.idSource = idSource;
+		this.strategy = strategy;
+		this.validate = validate;
+		this.maxBytes = WireFormat.checkMaxBytes(maxBytes);
+		// Fail now, not on the first value, when no subject could ever be named.
+		if (schema != null) {
 			subject("topic");
 		}
 	}
@@ -88,7 +142,7 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 		if (data == null) {
 			return null;
 		}
-		if (this.config == null) {
+		if (this.strategy == null) {
 			throw new IllegalStateException("RegistryJsonSchemaSerializer used before configure()");
 		}
 		return this.byTopic.computeIfAbsent(topic, this::serializerFor).serialize(data);
@@ -96,11 +150,9 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 
 	private JsonSchemaSerializer<T> serializerFor(String topic) {
 		String subject = subject(topic);
-		SchemaIdSource idSource = this.config.useLatestVersion() ? SchemaIdSource.LATEST_VERSION
-				: this.config.autoRegister() ? SchemaIdSource.AUTO_REGISTER : SchemaIdSource.LOOKUP;
 		try {
-			return JsonSchemaSerializer.of(this.client, subject, this.schema, this.mapper, idSource,
-					this.config.jsonValidate(), this.config.maxMessageBytes());
+			return JsonSchemaSerializer.of(this.client, subject, this.schema, this.mapper, this.idSource, this.validate,
+					this.maxBytes);
 		}
 		catch (RegistryException ex) {
 			throw new SerializationException("Could not resolve the JSON schema id under subject " + subject + ": "
@@ -111,37 +163,12 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 	private String subject(String topic) {
 		JsonNode title = (this.schema != null) ? this.schema.tree().get("title") : null;
 		try {
-			return this.config.subjectNameStrategy()
-				.subject(topic, this.config.isKey(), (title != null && title.isTextual()) ? title.textValue() : null);
+			return this.strategy.subject(topic, this.isKey,
+					(title != null && title.isTextual()) ? title.textValue() : null);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new ConfigException(ex.getMessage() + " (a JSON schema's name is its \"title\")");
+			throw new IllegalArgumentException(ex.getMessage() + " (a JSON schema's name is its \"title\")", ex);
 		}
-	}
-
-	private static JsonSchema load(String location, boolean isKey) {
-		String key = isKey ? RegistrySerdeConfig.JSON_KEY_SCHEMA : RegistrySerdeConfig.JSON_VALUE_SCHEMA;
-		try (InputStream in = open(location)) {
-			if (in == null) {
-				throw new ConfigException(key, location, "No such resource");
-			}
-			byte[] text = in.readNBytes(RegistryClient.MAX_SCHEMA_BYTES + 1);
-			if (text.length > RegistryClient.MAX_SCHEMA_BYTES) {
-				throw new ConfigException(key, location, "Schema over " + RegistryClient.MAX_SCHEMA_BYTES + " bytes");
-			}
-			return JsonSchema.parse(new String(text, StandardCharsets.UTF_8));
-		}
-		catch (IOException | IllegalArgumentException ex) {
-			throw new ConfigException(key, location, ex.getMessage());
-		}
-	}
-
-	private static InputStream open(String location) throws IOException {
-		if (location.startsWith("classpath:")) {
-			String resource = location.substring("classpath:".length()).replaceFirst("^/", "");
-			return Utils.getContextOrKafkaClassLoader().getResourceAsStream(resource);
-		}
-		return Files.newInputStream(Path.of(location));
 	}
 
 }

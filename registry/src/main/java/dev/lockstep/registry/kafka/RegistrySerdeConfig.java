@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.Names;
 import org.apache.kafka.common.config.ConfigException;
@@ -254,6 +255,16 @@ public final class RegistrySerdeConfig {
 	 */
 	public boolean useLatestVersion() {
 		return bool(USE_LATEST_VERSION, false);
+	}
+
+	/**
+	 * Return how serializers find the schema id they write: the latest version's
+	 * ({@code use.latest.version}), registering ({@code auto.register.schemas}), or a look-up.
+	 * @return the source of ids
+	 */
+	public SchemaIdSource schemaIdSource() {
+		return useLatestVersion() ? SchemaIdSource.LATEST_VERSION
+				: autoRegister() ? SchemaIdSource.AUTO_REGISTER : SchemaIdSource.LOOKUP;
 	}
 
 	/**

@@ -119,6 +119,10 @@ class RegistryJsonSchemaSerdeTests {
 			.isThrownBy(() -> serializer(Map.of("lockstep.json.value.schema", "classpath:untitled.schema.json",
 					"value.subject.name.strategy", "RecordNameStrategy")))
 			.withMessageContaining("title");
+		assertThatExceptionOfType(ConfigException.class)
+			.isThrownBy(() -> serializer(Map.of("use.latest.version", true, "value.subject.name.strategy",
+					"TopicRecordNameStrategy")))
+			.withMessageContaining("lockstep.json.value.schema");
 	}
 
 	private RegistryJsonSchemaSerializer<JsonOrder> serializer(Map<String, Object> extra) {
