@@ -42,7 +42,9 @@ public final class LockstepRegistryAutoConfiguration {
 			ObjectProvider<RegistryListener> listeners, Environment environment) {
 		LockstepProperties.Registry registry = properties.getRegistry();
 		new TransportSecurity(properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment))
-			.checkRegistry(connection.getUrls());
+			.checkRegistry(connection.getUrls(), (connection instanceof PropertiesSchemaRegistryConnectionDetails)
+					? "lockstep.registry.url" : "the schema registry's connection details ("
+							+ connection.getClass().getName() + ")");
 		RegistryClient.Builder builder = RegistryClient.builder(connection.getUrls());
 		PropertyMapper map = PropertyMapper.get();
 		map.from(connection::getUsername).to((username) -> builder.basicAuth(username, connection.getPassword()));

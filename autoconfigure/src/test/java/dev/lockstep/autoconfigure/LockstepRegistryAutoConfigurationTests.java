@@ -83,6 +83,17 @@ class LockstepRegistryAutoConfigurationTests {
 			.run((context) -> assertThat(context.getBean(RegistryClient.class).ping()).isEqualTo("BACKWARD"));
 	}
 
+	@Test
+	void aPlaintextRemoteRegistryFromConnectionDetailsIsRefusedNamingThem() {
+		SchemaRegistryConnectionDetails remote = () -> List.of("http://10.1.2.3:8081");
+		this.runner.withBean(SchemaRegistryConnectionDetails.class, () -> remote)
+			.withPropertyValues("lockstep.security.require-encryption=true")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("the schema registry's connection details")
+				.hasMessageNotContaining("lockstep.registry.url"));
+	}
+
 	private static String basic(String user, String password) {
 		return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
 	}

@@ -15,8 +15,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs {@link CodecBenchmarks} in one JMH run and prints each result and the ratios of
- * Lockstep's serde to the raw Avro baselines measured in that same run.
+ * Runs {@link CodecBenchmarks} and {@link JsonCodecBenchmarks} in one JMH run and prints
+ * each result and the ratios of Lockstep's serdes to the raw Avro and Jackson baselines
+ * measured in that same run.
  */
 public final class CodecBenchmarkMain {
 
@@ -25,6 +26,7 @@ public final class CodecBenchmarkMain {
 
 	public static void main(String[] args) throws RunnerException {
 		Options options = new OptionsBuilder().include(CodecBenchmarks.class.getName() + ".*")
+			.include(JsonCodecBenchmarks.class.getName() + ".*")
 			.mode(Mode.AverageTime)
 			.timeUnit(TimeUnit.NANOSECONDS)
 			.forks(Integer.getInteger("forks", 2))
@@ -47,6 +49,10 @@ public final class CodecBenchmarkMain {
 		System.out.printf("RATIOS serialize/raw-encode=%.3f (target <= 1.15) deserialize/raw-decode=%.3f (target <= 1.10)%n",
 				scores.get("lockstepSerialize") / scores.get("rawEncode"),
 				scores.get("lockstepDeserialize") / scores.get("rawDecode"));
+		System.out.printf("RATIOS json-serialize/jackson-write=%.3f json-deserialize/jackson-read=%.3f "
+				+ "(validation against the schema included)%n",
+				scores.get("lockstepJsonSerialize") / scores.get("jacksonWrite"),
+				scores.get("lockstepJsonDeserialize") / scores.get("jacksonRead"));
 	}
 
 }

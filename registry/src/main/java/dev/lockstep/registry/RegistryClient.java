@@ -153,7 +153,7 @@ public final class RegistryClient {
 			return cached;
 		}
 		return coalesced(id, () -> {
-			Schema schema = parseSchema(checkType(fetchSchema(id), RegistrySchema.AVRO));
+			Schema schema = parseSchema(checkType(id, fetchSchema(id), RegistrySchema.AVRO));
 			this.schemasById.put(id, schema);
 			return schema;
 		});
@@ -245,7 +245,8 @@ public final class RegistryClient {
 		return request(version.equals("latest") ? "latest-version" : "version", "GET",
 				"/subjects/" + encode(subject) + "/versions/" + version, null,
 				(response) -> new SchemaVersion(textField(response, "subject"), versionNumber(response),
-						schemaId(response), parseSchema(checkType(schemaText(response), RegistrySchema.AVRO))));
+						schemaId(response), parseSchema(checkType(schemaId(response), schemaText(response),
+								RegistrySchema.AVRO))));
 	}
 
 	private RegistrySchema fetchSchema(long id) {
@@ -316,28 +317,31 @@ public final class RegistryClient {
 	 * limit; references are refused.
 	 */
 	private static RegistrySchema schemaText(JsonNode response) {
-		JsonNode type = response.isObject() ? response.get("schemaType") : null;
-		if (type != null && !(type.isTextual() && (type.textValue().equals(RegistrySchema.AVRO)
-				|| type.textValue().equals(RegistrySchema.JSON) || type.textValue().equals(RegistrySchema.PROTOBUF)))) {
-			throw new RegistryException("Registry returned a schema of unknown type " + type, 200, 0, false, null);
+		String text = textField(response, "schema");
+		JsonNode type = response.get("schemaType");
+		if (type != null && !type.isTextual()) {
+			throw invalid("schemaType", response);
 		}
 		JsonNode references = response.get("references");
 		if (references != null && !(references.isArray() && references.isEmpty()) && !references.isNull()) {
-			throw new RegistryException("Registry returned a schema with references, which are not supported", 200, 0,
-					false, null);
+			throw new UnsupportedSchemaException("Registry returned a schema with references, which are not supported",
+					null);
 		}
-		String text = textField(response, "schema");
 		if (text.length() > MAX_SCHEMA_BYTES || text.getBytes(StandardCharsets.UTF_8).length > MAX_SCHEMA_BYTES) {
-			throw new RegistryException("Registry returned a schema over " + MAX_SCHEMA_BYTES + " bytes", 200, 0,
-					false, null);
+			throw new UnsupportedSchemaException("Registry returned a schema over " + MAX_SCHEMA_BYTES + " bytes", null);
 		}
-		return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, text);
+		try {
+			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, text);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new UnsupportedSchemaException("Registry returned a schema of unknown type " + type, ex);
+		}
 	}
 
-	private static String checkType(RegistrySchema schema, String expected) {
+	private static String checkType(long id, RegistrySchema schema, String expected) {
 		if (!schema.type().equals(expected)) {
-			throw new RegistryException("Registry returned a " + schema.type() + " schema where " + expected
-					+ " was expected", 200, 0, false, null);
+			throw new UnsupportedSchemaException("Schema id " + id + " is a " + schema.type() + " schema, not " + expected,
+					null);
 		}
 		return schema.text();
 	}
@@ -368,15 +372,13 @@ public final class RegistryClient {
 	}
 
 	private static Schema parseSchema(String text) {
-		int status = 200;
 		try {
 			return new Schema.Parser().setValidateDefaults(true).parse(text);
 		}
 		catch (RuntimeException ex) {
 			// Avro's parser fails on untrusted text with more than SchemaParseException: an
 			// unknown type name is a NullPointerException.
-			throw new RegistryException("Registry returned an invalid Avro schema: " + ex.getMessage(), status, 0,
-					false, ex);
+			throw new UnsupportedSchemaException("Registry returned an invalid Avro schema: " + ex.getMessage(), ex);
 		}
 	}
 

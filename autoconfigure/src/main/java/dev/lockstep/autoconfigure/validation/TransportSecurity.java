@@ -100,12 +100,22 @@ public final class TransportSecurity {
 	}
 
 	/**
-	 * Check the schema registry URLs. An unparsable URL is refused whatever the setting,
-	 * and never echoed with its password.
+	 * Check the schema registry URLs of {@code lockstep.registry.url}. An unparsable URL is
+	 * refused whatever the setting, and never echoed with its password.
 	 * @param urls the registry base URLs
 	 */
 	public void checkRegistry(Collection<String> urls) {
-		String property = "lockstep.registry.url";
+		checkRegistry(urls, "lockstep.registry.url");
+	}
+
+	/**
+	 * Check the schema registry URLs of a source. An unparsable URL is refused whatever
+	 * the setting, and never echoed with its password.
+	 * @param urls the registry base URLs
+	 * @param property where they come from: {@code lockstep.registry.url}, or a
+	 * description of the connection details bean that gave them
+	 */
+	public void checkRegistry(Collection<String> urls, String property) {
 		for (String url : urls) {
 			URI uri;
 			try {

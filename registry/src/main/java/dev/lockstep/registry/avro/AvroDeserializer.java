@@ -6,7 +6,6 @@ import java.util.function.LongFunction;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
-import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.BoundedCache;
 import dev.lockstep.registry.internal.WriterSchemas;
@@ -144,16 +143,7 @@ public final class AvroDeserializer<T> {
 	}
 
 	private Schema writerSchema(long id) {
-		String text = WriterSchemas.text(this.client, id, RegistrySchema.AVRO);
-		try {
-			return new Schema.Parser().setValidateDefaults(true).parse(text);
-		}
-		catch (RuntimeException ex) {
-			// Never valid, however often it is fetched again. Avro's parser fails on untrusted
-			// text with more than SchemaParseException: an unknown type name is a NullPointerException.
-			throw new InvalidDataException("Writer schema " + id + " is not a valid Avro schema: " + ex.getMessage(),
-					ex);
-		}
+		return WriterSchemas.fetch(id, this.client::schemaById);
 	}
 
 }

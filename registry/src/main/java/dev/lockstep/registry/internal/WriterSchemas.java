@@ -6,6 +6,7 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.UnsupportedSchemaException;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
@@ -45,13 +46,17 @@ public final class WriterSchemas {
 	 * @param id the id read from the message
 	 * @param fetch the registry call
 	 * @return the schema
-	 * @throws InvalidDataException when the registry says the id is unknown
+	 * @throws InvalidDataException when the registry says the id is unknown, or holds a
+	 * schema Lockstep cannot use ({@link UnsupportedSchemaException})
 	 * @throws SerializationException caused by the {@link RegistryException} for every
 	 * other registry failure (retry later)
 	 */
 	public static <S> S fetch(long id, LongFunction<S> fetch) {
 		try {
 			return fetch.apply(id);
+		}
+		catch (UnsupportedSchemaException ex) {
+			throw new InvalidDataException("Writer schema " + id + ": " + ex.getMessage(), ex);
 		}
 		catch (RegistryException ex) {
 			// Only the registry's own "schema not found" proves the id unknown: a bare 404

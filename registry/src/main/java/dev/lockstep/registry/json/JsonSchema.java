@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -15,7 +17,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.lockstep.registry.InvalidDataException;
@@ -26,7 +27,8 @@ import dev.lockstep.registry.RegistrySchema;
  * A parsed and compiled JSON Schema, as the JSON Schema codecs use it: validates values
  * and knows its registry form. Draft 7 unless the schema's {@code $schema} names another
  * draft (4, 6, 7, 2019-09, 2020-12), as Confluent's JSON Schema serdes do. A {@code $ref}
- * resolves within the schema only: nothing is ever fetched from the network. Immutable
+ * resolves within the schema only: nothing is ever loaded, from the network or the class
+ * path. Values with a number whose exponent is beyond 10,000 are refused. Immutable
  * and thread-safe.
  */
 public final class JsonSchema {
@@ -40,9 +42,14 @@ public final class JsonSchema {
 		.nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
 		.build();
 
+	// Nothing is loaded for a $ref: not over the network, not from the class path.
 	private static final SchemaRegistry VALIDATORS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7,
-			(builder) -> builder.schemaLoader((loader) -> loader.fetchRemoteResources(false))
+			(builder) -> builder.schemaLoader((loader) -> loader.fetchRemoteResources(false).block((iri) -> true))
 				.schemaCacheEnabled(false));
+
+	// A number's exponent beyond this is refused: 1e999999999 is 11 bytes, and a multipleOf
+	// check (or a reader's BigDecimal arithmetic) on it would build a number of 10^9 digits.
+	private static final int MAX_NUMBER_SCALE = 10_000;
 
 	private final JsonNode tree;
 
@@ -82,7 +89,8 @@ public final class JsonSchema {
 			validator.initializeValidators();
 			return new JsonSchema(tree, text, validator);
 		}
-		catch (SchemaException | IllegalArgumentException | IllegalStateException ex) {
+		catch (RuntimeException | StackOverflowError ex) {
+			// The schema is untrusted text: whatever the validator's compiler throws on it.
 			throw new IllegalArgumentException("Invalid JSON schema: " + ex.getMessage(), ex);
 		}
 	}
@@ -119,7 +127,24 @@ public final class JsonSchema {
 	 * @throws IOException when it is not one JSON value
 	 */
 	static JsonNode read(byte[] json, int offset, int length) throws IOException {
-		return STRICT.readTree(json, offset, length);
+		JsonNode tree = STRICT.readTree(json, offset, length);
+		checkNumbers(tree);
+		return tree;
+	}
+
+	private static void checkNumbers(JsonNode tree) throws IOException {
+		// Iterative: a value may nest as deep as Jackson allows (1,000), whatever the stack.
+		Deque<JsonNode> pending = new ArrayDeque<>();
+		pending.push(tree);
+		while (!pending.isEmpty()) {
+			JsonNode node = pending.pop();
+			if (node.isBigDecimal() && Math.abs((long) node.decimalValue().scale()) > MAX_NUMBER_SCALE) {
+				String number = node.decimalValue().toString();
+				throw new IOException("Number " + ((number.length() > 40) ? number.substring(0, 40) + "..." : number)
+						+ " has an exponent beyond " + MAX_NUMBER_SCALE);
+			}
+			node.forEach(pending::push);
+		}
 	}
 
 	static JsonNode read(byte[] json) {
@@ -137,7 +162,23 @@ public final class JsonSchema {
 	 * @return what is wrong with it, empty when it is valid
 	 */
 	public List<String> validate(JsonNode value) {
-		return this.validator.validate(value).stream().map(Error::toString).toList();
+		try {
+			return this.validator.validate(value).stream().map(Error::toString).toList();
+		}
+		catch (RuntimeException | StackOverflowError ex) {
+			// A value that cannot be evaluated (a reference that does not resolve, nesting
+			// deeper than the stack) is as invalid as one that fails.
+			return List.of("cannot be validated: " + ex);
+		}
+	}
+
+	/**
+	 * Return the schema's {@code title}, its record name for subject name strategies.
+	 * @return the title, or {@code null}
+	 */
+	public String title() {
+		JsonNode title = this.tree.get("title");
+		return (title != null && title.isTextual()) ? title.textValue() : null;
 	}
 
 	/**

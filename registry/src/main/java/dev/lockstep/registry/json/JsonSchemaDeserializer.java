@@ -4,6 +4,7 @@ import java.io.IOException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
@@ -99,7 +100,7 @@ public final class JsonSchemaDeserializer<T> {
 		try {
 			tree = JsonSchema.read(message, frame.offset(), frame.length());
 		}
-		catch (IOException ex) {
+		catch (IOException | StackOverflowError ex) {
 			throw new InvalidDataException("Malformed JSON after schema id " + frame.schemaId() + ": "
 					+ ex.getMessage(), ex);
 		}
@@ -116,7 +117,12 @@ public final class JsonSchemaDeserializer<T> {
 		try {
 			return this.mapper.treeToValue(tree, this.type);
 		}
-		catch (IOException | IllegalArgumentException ex) {
+		catch (InvalidDefinitionException ex) {
+			// The class cannot be read into at all (no creator, a type without its module):
+			// the application's fault, not the record's. Retried, never quarantined.
+			throw new SerializationException(this.type.getName() + " cannot be read from JSON: " + ex.getMessage(), ex);
+		}
+		catch (IOException | RuntimeException | StackOverflowError ex) {
 			throw new InvalidDataException("JSON of schema id " + frame.schemaId() + " cannot be read as a "
 					+ this.type.getName() + ": " + ex.getMessage(), ex);
 		}

@@ -5,6 +5,7 @@ import java.util.List;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
@@ -121,6 +122,11 @@ public final class JsonSchemaSerializer<T> {
 		try {
 			// As Confluent's serializer writes it: the value straight through the mapper.
 			json = this.mapper.writeValueAsBytes(value);
+		}
+		catch (InvalidDefinitionException ex) {
+			// The class cannot be written at all: the application's fault, not the value's.
+			throw new SerializationException(value.getClass().getName() + " cannot be written as JSON: "
+					+ ex.getMessage(), ex);
 		}
 		catch (JsonProcessingException ex) {
 			throw new InvalidDataException(

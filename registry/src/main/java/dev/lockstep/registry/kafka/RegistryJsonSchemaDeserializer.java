@@ -37,7 +37,8 @@ public class RegistryJsonSchemaDeserializer<T> implements Deserializer<T> {
 	 * Create a deserializer that builds its own registry client from its configuration.
 	 */
 	public RegistryJsonSchemaDeserializer() {
-		this(null, new ObjectMapper());
+		// As Confluent's: java.time, Optional and other modules on the class path registered.
+		this(null, new ObjectMapper().findAndRegisterModules());
 	}
 
 	/**

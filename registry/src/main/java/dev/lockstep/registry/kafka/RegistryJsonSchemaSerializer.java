@@ -54,7 +54,8 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 	 * Create a serializer that builds its own registry client from its configuration.
 	 */
 	public RegistryJsonSchemaSerializer() {
-		this(null, new ObjectMapper());
+		// As Confluent's: java.time, Optional and other modules on the class path registered.
+		this(null, new ObjectMapper().findAndRegisterModules());
 	}
 
 	/**
@@ -161,10 +162,8 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 	}
 
 	private String subject(String topic) {
-		JsonNode title = (this.schema != null) ? this.schema.tree().get("title") : null;
 		try {
-			return this.strategy.subject(topic, this.isKey,
-					(title != null && title.isTextual()) ? title.textValue() : null);
+			return this.strategy.subject(topic, this.isKey, (this.schema != null) ? this.schema.title() : null);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException(ex.getMessage() + " (a JSON schema's name is its \"title\")", ex);

@@ -199,7 +199,7 @@ class AvroCodecsTests {
 		assertThatExceptionOfType(InvalidDataException.class)
 			.isThrownBy(() -> AvroDeserializer.specific(this.client, Order.class)
 				.deserialize(WireFormat.frame(4242, new byte[] { 2 }, 100)))
-			.withMessageContaining("not a valid Avro schema");
+			.withMessageContaining("invalid Avro schema");
 	}
 
 	@Test

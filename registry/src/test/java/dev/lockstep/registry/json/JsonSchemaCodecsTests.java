@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * The JSON Schema codecs against a registry over HTTP: the bytes Confluent's
@@ -198,6 +200,75 @@ class JsonSchemaCodecsTests {
 	}
 
 	@Test
+	void aNumberWithAHugeExponentIsInvalidDataNotAHang() {
+		long id = this.registry.register("cents-value", "JSON", "{\"type\": \"number\", \"multipleOf\": 0.01}");
+		JsonSchemaDeserializer<JsonNode> deserializer = JsonSchemaDeserializer.of(this.client, JsonNode.class,
+				this.mapper);
+		assertTimeoutPreemptively(Duration.ofSeconds(30),
+				() -> assertThatExceptionOfType(InvalidDataException.class)
+					.isThrownBy(() -> deserializer.deserialize(framed(id, "1e999999999")))
+					.withMessageContaining("exponent"));
+		assertThat(deserializer.deserialize(framed(id, "12.34")).decimalValue()).isEqualByComparingTo("12.34");
+	}
+
+	@Test
+	void aReferenceToTheClassPathIsNeverLoaded() {
+		// order.schema.json is on the class path: loaded, it would refuse the string.
+		String schema = "{\"$ref\": \"classpath:order.schema.json\"}";
+		try {
+			assertThat(JsonSchema.parse(schema).validate(this.mapper.getNodeFactory().textNode("x")))
+				.noneMatch((error) -> error.contains("object"));
+		}
+		catch (IllegalArgumentException ex) {
+			// Refusing the reference is as good as not following it.
+		}
+	}
+
+	@Test
+	void valuesNestedDeeperThanTheStackAreInvalidDataNotAnError() throws Exception {
+		long id = this.registry.register("nested-value", "JSON",
+				"{\"$ref\": \"#/definitions/a\", \"definitions\": {\"a\": {\"type\": \"array\", \"items\": "
+						+ "{\"$ref\": \"#/definitions/a\"}}}}");
+		JsonSchemaDeserializer<JsonNode> deserializer = JsonSchemaDeserializer.of(this.client, JsonNode.class,
+				this.mapper);
+		byte[] message = framed(id, "[".repeat(999) + "]".repeat(999));
+		java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+		Thread small = new Thread(null, () -> {
+			try {
+				deserializer.deserialize(message);
+			}
+			catch (Throwable ex) {
+				thrown.set(ex);
+			}
+		}, "small-stack", 192 * 1024);
+		small.start();
+		small.join();
+		assertThat(thrown.get()).as("what a deep value on a small stack gives")
+			.satisfiesAnyOf((ex) -> assertThat(ex).isNull(), (ex) -> assertThat(ex).isInstanceOf(InvalidDataException.class));
+	}
+
+	@Test
+	void aWriterSchemaLockstepCannotUseIsInvalidData() {
+		this.registry.respondNext(1, 200, java.util.Map.of(),
+				"{\"schema\": \"{}\", \"schemaType\": \"JSON\", \"references\": [{\"name\": \"a.json\", \"subject\": \"a\", \"version\": 1}]}"
+					.getBytes(StandardCharsets.UTF_8));
+		JsonSchemaDeserializer<JsonNode> deserializer = JsonSchemaDeserializer.of(this.client, JsonNode.class,
+				this.mapper);
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> deserializer.deserialize(framed(5, "{}")))
+			.withMessageContaining("references");
+	}
+
+	@Test
+	void aClassThatCannotBeReadIntoIsNotTheRecordsFault() {
+		long id = this.registry.register("loose-value", "JSON", "{\"type\": \"object\"}");
+		assertThatExceptionOfType(SerializationException.class)
+			.isThrownBy(() -> JsonSchemaDeserializer.of(this.client, NoCreator.class, this.mapper)
+				.deserialize(framed(id, "{\"a\": 1}")))
+			.isNotInstanceOf(InvalidDataException.class);
+	}
+
+	@Test
 	void invalidSchemasAreRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> JsonSchema.parse("{\"type\": "));
 		assertThatIllegalArgumentException().isThrownBy(() -> JsonSchema.parse("[1]"));
@@ -205,6 +276,16 @@ class JsonSchemaCodecsTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> JsonSchema.parse("\"" + "x".repeat(RegistryClient.MAX_SCHEMA_BYTES) + "\""));
 		assertThat(JsonSchema.parse("true").validate(this.mapper.createObjectNode())).isEmpty();
+	}
+
+	/**
+	 * A class Jackson cannot create: no default constructor, no creator.
+	 */
+	static final class NoCreator {
+
+		NoCreator(String a, String b) {
+		}
+
 	}
 
 	static byte[] framed(long id, String json) {
