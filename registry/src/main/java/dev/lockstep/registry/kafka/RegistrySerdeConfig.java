@@ -295,8 +295,7 @@ public final class RegistrySerdeConfig {
 	 * @return the class name, or {@code null}
 	 */
 	public String recordType() {
-		Object value = this.configs.get(this.isKey ? KEY_TYPE : VALUE_TYPE);
-		return (value instanceof Class<?> type) ? type.getName() : (value != null) ? value.toString().trim() : null;
+		return className(this.isKey ? KEY_TYPE : VALUE_TYPE);
 	}
 
 	/**
@@ -321,7 +320,12 @@ public final class RegistrySerdeConfig {
 	 * @return the class name, or {@code null}
 	 */
 	public String jsonType() {
-		Object value = this.configs.get(this.isKey ? JSON_KEY_TYPE : JSON_VALUE_TYPE);
+		return className(this.isKey ? JSON_KEY_TYPE : JSON_VALUE_TYPE);
+	}
+
+	// A class is given as a Class or as its name.
+	private String className(String key) {
+		Object value = this.configs.get(key);
 		return (value instanceof Class<?> type) ? type.getName() : (value != null) ? value.toString().trim() : null;
 	}
 
