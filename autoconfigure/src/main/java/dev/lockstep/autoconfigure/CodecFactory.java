@@ -35,7 +35,9 @@ public interface CodecFactory {
 	 * @return whether it does
 	 */
 	default boolean usesRegistry(LockstepProperties.Codec codec) {
-		return false;
+		// Lockstep's registry codecs, whichever factory builds them.
+		String name = DefaultCodecFactory.canonical(codec.getCodec());
+		return name.equals("registryavro") || name.equals("registryjsonschema");
 	}
 
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.registry.RegistryClient;
@@ -18,6 +19,7 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public class DefaultCodecFactory implements CodecFactory {
 
+	// By canonical name (letters and digits, lower case), as Spring matches enum values.
 	private final Map<String, LockstepCodec> codecs = new TreeMap<>();
 
 	/**
@@ -33,11 +35,20 @@ public class DefaultCodecFactory implements CodecFactory {
 	 * Create a factory of Lockstep's own codecs and the application's.
 	 * @param registryClient the registry client, or {@code null} when no registry is configured
 	 * @param autoRegister whether registry serializers register missing schemas
-	 * @param codecs the application's codecs
+	 * @param codecs the application's codecs; two of one name are refused
 	 */
 	public DefaultCodecFactory(RegistryClient registryClient, boolean autoRegister, List<LockstepCodec> codecs) {
-		new BuiltInCodecs(registryClient, autoRegister).all().forEach(this::add);
-		codecs.forEach(this::add);
+		new BuiltInCodecs(registryClient, autoRegister).all().forEach((codec) -> this.codecs.put(canonical(codec.name()), codec));
+		Map<String, LockstepCodec> applications = new TreeMap<>();
+		for (LockstepCodec codec : codecs) {
+			LockstepCodec other = applications.put(canonical(codec.name()), codec);
+			if (other != null) {
+				throw new IllegalStateException("Two LockstepCodec beans are named '" + other.name() + "' and '"
+						+ codec.name() + "' (" + other.getClass().getName() + ", " + codec.getClass().getName()
+						+ "): a worker could not tell which one it names");
+			}
+		}
+		this.codecs.putAll(applications);
 	}
 
 	@Override
@@ -52,19 +63,16 @@ public class DefaultCodecFactory implements CodecFactory {
 
 	@Override
 	public boolean usesRegistry(LockstepProperties.Codec codec) {
-		LockstepCodec found = this.codecs.get(normalized(codec.getCodec()));
+		LockstepCodec found = this.codecs.get(canonical(codec.getCodec()));
 		return found != null && found.usesRegistry();
 	}
 
-	private void add(LockstepCodec codec) {
-		this.codecs.put(normalized(codec.name()), codec);
-	}
-
 	private LockstepCodec codec(LockstepProperties.Codec codec, String property) {
-		LockstepCodec found = this.codecs.get(normalized(codec.getCodec()));
+		LockstepCodec found = this.codecs.get(canonical(codec.getCodec()));
 		if (found == null) {
+			String names = this.codecs.values().stream().map(LockstepCodec::name).sorted().collect(Collectors.joining(", "));
 			throw new LockstepConfigurationException(property + ".codec", null,
-					"there is no codec '" + codec.getCodec() + "'; the codecs are " + String.join(", ", this.codecs.keySet()),
+					"there is no codec '" + codec.getCodec() + "'; the codecs are " + names,
 					"Name one of them, or define a LockstepCodec bean whose name() is '" + codec.getCodec() + "'.");
 		}
 		return found;
@@ -74,9 +82,14 @@ public class DefaultCodecFactory implements CodecFactory {
 		return new CodecSettings(property, isKey, codec.getType(), codec.getSchema());
 	}
 
-	// As Spring binds enum values: REGISTRY_AVRO, registry_avro and registry-avro are one name.
-	private static String normalized(String name) {
-		return (name != null) ? name.trim().toLowerCase(Locale.ROOT).replace('_', '-') : "";
+	/**
+	 * Return a codec name as Spring matches enum values: its letters and digits, lower
+	 * case ({@code registry-avro}, {@code REGISTRY_AVRO} and {@code registryAvro} are one).
+	 * @param name a codec name
+	 * @return the canonical form
+	 */
+	static String canonical(String name) {
+		return (name != null) ? name.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT) : "";
 	}
 
 }

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import dev.lockstep.registry.RegistryClient;
+import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -17,6 +19,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Codecs found by the name YAML gives them: Lockstep's own and the application's
@@ -84,10 +87,66 @@ class DefaultCodecFactoryTests {
 		DefaultCodecFactory factory = new DefaultCodecFactory(null, false);
 		assertThat(factory.serializer(codec("STRING"), false, "p.value")).isInstanceOf(StringSerializer.class);
 		assertThat(factory.usesRegistry(codec("REGISTRY_AVRO"))).isTrue();
+		assertThat(factory.usesRegistry(codec("registryAvro"))).isTrue();
 		assertThat(factory.usesRegistry(codec("registry-json-schema"))).isTrue();
 		assertThatExceptionOfType(LockstepConfigurationException.class)
 			.isThrownBy(() -> factory.deserializer(codec("Registry_Avro"), false, "p.value"))
 			.withMessageContaining("needs a schema registry");
+	}
+
+	@Test
+	void twoApplicationCodecsOfOneNameAreRefused() {
+		LockstepCodec same = new LockstepCodec() {
+
+			@Override
+			public String name() {
+				return "UPPER_STRING";
+			}
+
+			@Override
+			public Serializer<?> serializer(CodecSettings settings) {
+				return new StringSerializer();
+			}
+
+			@Override
+			public Deserializer<?> deserializer(CodecSettings settings) {
+				return new StringDeserializer();
+			}
+
+		};
+		assertThatIllegalStateException().isThrownBy(() -> new DefaultCodecFactory(null, false, List.of(UPPER, same)))
+			.withMessageContaining("'upper-string' and 'UPPER_STRING'");
+	}
+
+	@Test
+	void aFactoryOfItsOwnStillHasLockstepsRegistryCodecsCountedInTheTransactionBudget() {
+		CodecFactory own = new CodecFactory() {
+
+			@Override
+			public Serializer<?> serializer(LockstepProperties.Codec codec, boolean isKey, String property) {
+				return new StringSerializer();
+			}
+
+			@Override
+			public Deserializer<?> deserializer(LockstepProperties.Codec codec, boolean isKey, String property) {
+				return new StringDeserializer();
+			}
+
+		};
+		assertThat(own.usesRegistry(codec("registry-avro"))).isTrue();
+		assertThat(own.usesRegistry(codec("registryJsonSchema"))).isTrue();
+		assertThat(own.usesRegistry(codec("string"))).isFalse();
+	}
+
+	@Test
+	void aRegistryAvroTypeThatIsNotAGeneratedRecordIsRefused() {
+		DefaultCodecFactory factory = new DefaultCodecFactory(RegistryClient.builder("http://127.0.0.1:9").build(),
+				false);
+		LockstepProperties.Codec codec = codec("registry-avro");
+		codec.setType(SpecificRecordBase.class);
+		assertThatExceptionOfType(LockstepConfigurationException.class)
+			.isThrownBy(() -> factory.deserializer(codec, false, "p.value"))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("p.value.type"));
 	}
 
 	@Test

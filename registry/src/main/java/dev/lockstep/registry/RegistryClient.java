@@ -282,6 +282,10 @@ public final class RegistryClient {
 				return (T) running.join();
 			}
 			catch (CompletionException ex) {
+				// Each waiter gets its own exception, of the same kind as the loader's.
+				if (ex.getCause() instanceof UnsupportedSchemaException failure) {
+					throw new UnsupportedSchemaException(failure.getMessage(), failure);
+				}
 				if (ex.getCause() instanceof RegistryException failure) {
 					throw new RegistryException(failure.getMessage(), failure.statusCode(), failure.errorCode(),
 							failure.isRetryable(), failure);

@@ -281,6 +281,27 @@ class RegistryClientTests {
 	}
 
 	@Test
+	void callersWaitingOnOneFetchGetTheSameKindOfFailure() throws Exception {
+		RegistryClient client = client().retries(0).build();
+		this.registry.respondNext(2, 200, Map.of(),
+				"{\"schema\": \"{}\", \"schemaType\": \"JSON\", \"references\": [{\"name\": \"a\"}]}"
+					.getBytes(StandardCharsets.UTF_8));
+		this.registry.hold();
+		CompletableFuture<Throwable> first = new CompletableFuture<>();
+		CompletableFuture<Throwable> second = new CompletableFuture<>();
+		new Thread(() -> first.complete(catchRegistry(() -> client.schema(7)))).start();
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.registry.requestCount("GET /schemas/ids/7") == 1);
+		Thread waiter = new Thread(() -> second.complete(catchRegistry(() -> client.schema(7))));
+		waiter.start();
+		await().atMost(Duration.ofSeconds(30)).until(() -> waiter.getState() == Thread.State.WAITING);
+		// Still one request: the second caller waits on the first's fetch.
+		assertThat(this.registry.requestCount("GET /schemas/ids/7")).isOne();
+		this.registry.release();
+		assertThat(first.get()).isInstanceOf(UnsupportedSchemaException.class);
+		assertThat(second.get()).isInstanceOf(UnsupportedSchemaException.class).isNotSameAs(first.get());
+	}
+
+	@Test
 	void listenerHearsRequestsByOutcomeAndCacheAccesses() {
 		long id = this.registry.register("orders-value", ORDER);
 		List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();

@@ -88,7 +88,7 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 			SchemaIdSource idSource, SubjectNameStrategy strategy, boolean validate, int maxBytes) {
 		this.client = client;
 		this.mapper = mapper;
-		init(isKey, schema, idSource, strategy, validate, maxBytes);
+		init(isKey, schema, idSource, strategy, validate, maxBytes, "a schema");
 	}
 
 	@Override
@@ -110,21 +110,23 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 		}
 		try {
 			init(isKey, schema, config.schemaIdSource(), config.subjectNameStrategy(), config.jsonValidate(),
-					config.maxMessageBytes());
+					config.maxMessageBytes(), key);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new ConfigException(ex.getMessage().replace("{schema}", key));
+			throw new ConfigException(ex.getMessage());
 		}
 	}
 
 	private void init(boolean isKey, JsonSchema schema, SchemaIdSource idSource, SubjectNameStrategy strategy,
-			boolean validate, int maxBytes) {
+			boolean validate, int maxBytes, String schemaSetting) {
 		if (schema == null && idSource != SchemaIdSource.LATEST_VERSION) {
-			throw new IllegalArgumentException("A JSON schema serializer needs the schema it writes: set {schema} "
-					+ "(classpath:<resource> or a file), or " + RegistrySerdeConfig.USE_LATEST_VERSION + "=true");
+			throw new IllegalArgumentException("A JSON schema serializer needs the schema it writes: set "
+					+ schemaSetting + " (classpath:<resource> or a file), or " + RegistrySerdeConfig.USE_LATEST_VERSION
+					+ "=true");
 		}
 		if (schema == null && strategy != SubjectNameStrategy.TOPIC_NAME) {
-			throw new IllegalArgumentException(strategy + " names the subject by the schema's \"title\": set {schema}");
+			throw new IllegalArgumentException(strategy + " names the subject by the schema's \"title\": set "
+					+ schemaSetting);
 		}
 		this.isKey = isKey;
 		this.schema = schema;
