@@ -35,6 +35,12 @@ import org.springframework.util.ClassUtils;
  */
 final class BuiltInCodecs {
 
+	/** The codec of Avro through the registry. */
+	static final String REGISTRY_AVRO = "registry-avro";
+
+	/** The codec of JSON Schema through the registry. */
+	static final String REGISTRY_JSON_SCHEMA = "registry-json-schema";
+
 	private static final String JSON_SCHEMA_VALIDATOR = "com.networknt.schema.SchemaRegistry";
 
 	private final RegistryClient registryClient;
@@ -54,8 +60,8 @@ final class BuiltInCodecs {
 				plain("string", (settings) -> new StringSerializer(), (settings) -> new StringDeserializer()),
 				plain("raw-avro", (settings) -> new RawAvroSerializer<>(recordType("raw-avro", settings)),
 						(settings) -> new RawAvroDeserializer<>(recordType("raw-avro", settings))),
-				new Codec("registry-avro", true, this::registryAvroSerializer, this::registryAvroDeserializer),
-				new Codec("registry-json-schema", true, this::jsonSchemaSerializer, this::jsonSchemaDeserializer));
+				new Codec(REGISTRY_AVRO, true, this::registryAvroSerializer, this::registryAvroDeserializer),
+				new Codec(REGISTRY_JSON_SCHEMA, true, this::jsonSchemaSerializer, this::jsonSchemaDeserializer));
 	}
 
 	private static LockstepCodec plain(String name, Function<CodecSettings, Serializer<?>> serializer,
@@ -65,16 +71,16 @@ final class BuiltInCodecs {
 	}
 
 	private Serializer<?> registryAvroSerializer(CodecSettings settings) {
-		settings.refuseSchema("registry-avro");
-		return new RegistryAvroSerializer<>(registry("registry-avro", settings), settings.isKey(), idSource(),
+		settings.refuseSchema(REGISTRY_AVRO);
+		return new RegistryAvroSerializer<>(registry(REGISTRY_AVRO, settings), settings.isKey(), idSource(),
 				SubjectNameStrategy.TOPIC_NAME, WireFormat.DEFAULT_MAX_BYTES, RegistryClient.Builder.DEFAULT_CACHE_CAPACITY);
 	}
 
 	private Deserializer<?> registryAvroDeserializer(CodecSettings settings) {
-		settings.refuseSchema("registry-avro");
-		RegistryClient client = registry("registry-avro", settings);
+		settings.refuseSchema(REGISTRY_AVRO);
+		RegistryClient client = registry(REGISTRY_AVRO, settings);
 		AvroDeserializer<?> deserializer = (settings.type() != null)
-				? AvroDeserializer.specific(client, recordType("registry-avro", settings), WireFormat.DEFAULT_MAX_BYTES,
+				? AvroDeserializer.specific(client, recordType(REGISTRY_AVRO, settings), WireFormat.DEFAULT_MAX_BYTES,
 						AvroDeserializer.DEFAULT_CACHE_CAPACITY)
 				: AvroDeserializer.generic(client, WireFormat.DEFAULT_MAX_BYTES, AvroDeserializer.DEFAULT_CACHE_CAPACITY);
 		return (topic, data) -> deserializer.deserialize(data);
@@ -114,7 +120,7 @@ final class BuiltInCodecs {
 		if (this.registryClient == null) {
 			throw new LockstepConfigurationException(settings.property() + ".codec", null,
 					codec + " needs a schema registry, and none is configured",
-					"Set lockstep.registry.url" + (codec.equals("registry-avro") ? ", or use raw-avro." : "."));
+					"Set lockstep.registry.url" + (codec.equals(REGISTRY_AVRO) ? ", or use raw-avro." : "."));
 		}
 		return this.registryClient;
 	}
@@ -127,7 +133,7 @@ final class BuiltInCodecs {
 					"Add the dependency com.networknt:json-schema-validator (its version is managed by Lockstep's "
 							+ "parent: 2.0.8).");
 		}
-		return registry("registry-json-schema", settings);
+		return registry(REGISTRY_JSON_SCHEMA, settings);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -37,7 +37,8 @@ public interface CodecFactory {
 	default boolean usesRegistry(LockstepProperties.Codec codec) {
 		// Lockstep's registry codecs, whichever factory builds them.
 		String name = DefaultCodecFactory.canonical(codec.getCodec());
-		return name.equals("registryavro") || name.equals("registryjsonschema");
+		return name.equals(DefaultCodecFactory.canonical(BuiltInCodecs.REGISTRY_AVRO))
+				|| name.equals(DefaultCodecFactory.canonical(BuiltInCodecs.REGISTRY_JSON_SCHEMA));
 	}
 
 }

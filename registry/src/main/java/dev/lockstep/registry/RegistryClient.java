@@ -19,13 +19,19 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockstep.registry.internal.BoundedCache;
 import dev.lockstep.registry.internal.Redaction;
 import org.apache.avro.Schema;
+
+import static dev.lockstep.registry.RegistryMessages.checkType;
+import static dev.lockstep.registry.RegistryMessages.parseSchema;
+import static dev.lockstep.registry.RegistryMessages.schemaBody;
+import static dev.lockstep.registry.RegistryMessages.schemaId;
+import static dev.lockstep.registry.RegistryMessages.schemaText;
+import static dev.lockstep.registry.RegistryMessages.textField;
+import static dev.lockstep.registry.RegistryMessages.versionNumber;
 
 /**
  * A client of the Confluent Schema Registry REST API: Avro schemas parsed
@@ -111,7 +117,7 @@ public final class RegistryClient {
 		}
 		return coalesced(key, () -> {
 			long id = request("lookup", "POST", "/subjects/" + encode(subject), schemaBody(schema),
-					RegistryClient::schemaId);
+					RegistryMessages::schemaId);
 			this.idsBySchema.put(key, id);
 			return id;
 		});
@@ -137,7 +143,7 @@ public final class RegistryClient {
 	 */
 	public long register(String subject, RegistrySchema schema) {
 		return request("register", "POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema),
-				RegistryClient::schemaId);
+				RegistryMessages::schemaId);
 	}
 
 	/**
@@ -250,7 +256,7 @@ public final class RegistryClient {
 	}
 
 	private RegistrySchema fetchSchema(long id) {
-		return request("schema-by-id", "GET", "/schemas/ids/" + id, null, RegistryClient::schemaText);
+		return request("schema-by-id", "GET", "/schemas/ids/" + id, null, RegistryMessages::schemaText);
 	}
 
 	/**
@@ -305,91 +311,6 @@ public final class RegistryClient {
 		finally {
 			this.inFlight.remove(key, mine);
 		}
-	}
-
-	private static ObjectNode schemaBody(RegistrySchema schema) {
-		ObjectNode body = JSON.createObjectNode().put("schema", schema.text());
-		// Older registries know no schemaType: Avro, their only type, goes without it.
-		if (!schema.type().equals(RegistrySchema.AVRO)) {
-			body.put("schemaType", schema.type());
-		}
-		return body;
-	}
-
-	/**
-	 * Read a response's schema: its type (AVRO when absent), its text within the size
-	 * limit; references are refused.
-	 */
-	private static RegistrySchema schemaText(JsonNode response) {
-		String text = textField(response, "schema");
-		JsonNode type = response.get("schemaType");
-		if (type != null && !type.isTextual()) {
-			throw invalid("schemaType", response);
-		}
-		JsonNode references = response.get("references");
-		if (references != null && !(references.isArray() && references.isEmpty()) && !references.isNull()) {
-			throw new UnsupportedSchemaException("Registry returned a schema with references, which are not supported",
-					null);
-		}
-		if (text.length() > MAX_SCHEMA_BYTES || text.getBytes(StandardCharsets.UTF_8).length > MAX_SCHEMA_BYTES) {
-			throw new UnsupportedSchemaException("Registry returned a schema over " + MAX_SCHEMA_BYTES + " bytes", null);
-		}
-		try {
-			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, text);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new UnsupportedSchemaException("Registry returned a schema of unknown type " + type, ex);
-		}
-	}
-
-	private static String checkType(long id, RegistrySchema schema, String expected) {
-		if (!schema.type().equals(expected)) {
-			throw new UnsupportedSchemaException("Schema id " + id + " is a " + schema.type() + " schema, not " + expected,
-					null);
-		}
-		return schema.text();
-	}
-
-	private static int versionNumber(JsonNode response) {
-		JsonNode number = response.get("version");
-		if (number == null || !number.isIntegralNumber() || !number.canConvertToInt() || number.intValue() < 1) {
-			throw invalid("version", response);
-		}
-		return number.intValue();
-	}
-
-	private static long schemaId(JsonNode response) {
-		JsonNode id = (response.isObject()) ? response.get("id") : null;
-		if (id == null || !id.isIntegralNumber() || !id.canConvertToLong() || id.longValue() < 0
-				|| id.longValue() > WireFormat.MAX_SCHEMA_ID) {
-			throw invalid("id", response);
-		}
-		return id.longValue();
-	}
-
-	private static String textField(JsonNode response, String field) {
-		JsonNode value = (response.isObject()) ? response.get(field) : null;
-		if (value == null || !value.isTextual()) {
-			throw invalid(field, response);
-		}
-		return value.textValue();
-	}
-
-	private static Schema parseSchema(String text) {
-		try {
-			return new Schema.Parser().setValidateDefaults(true).parse(text);
-		}
-		catch (RuntimeException ex) {
-			// Avro's parser fails on untrusted text with more than SchemaParseException: an
-			// unknown type name is a NullPointerException.
-			throw new UnsupportedSchemaException("Registry returned an invalid Avro schema: " + ex.getMessage(), ex);
-		}
-	}
-
-	private static RegistryException invalid(String field, JsonNode response) {
-		String shape = response.getNodeType().toString().toLowerCase(Locale.ROOT);
-		return new RegistryException("Registry returned an invalid response: missing or wrong '" + field + "' in a "
-				+ shape + " body", 200, 0, false, null);
 	}
 
 	private static String encode(String subject) {

@@ -173,6 +173,21 @@ public final class JsonSchema {
 	}
 
 	/**
+	 * Refuse a value the schema does not accept.
+	 * @param value the value as a JSON tree
+	 * @param what what the value is, to begin the message with
+	 * @throws InvalidDataException naming the first few of what is wrong
+	 */
+	public void requireValid(JsonNode value, String what) {
+		List<String> errors = validate(value);
+		if (!errors.isEmpty()) {
+			// The first few say enough; a large document could have thousands.
+			throw new InvalidDataException(what + ": " + String.join("; ", errors.subList(0, Math.min(3, errors.size())))
+					+ ((errors.size() > 3) ? " (and " + (errors.size() - 3) + " more)" : ""));
+		}
+	}
+
+	/**
 	 * Return the schema's {@code title}, its record name for subject name strategies.
 	 * @return the title, or {@code null}
 	 */

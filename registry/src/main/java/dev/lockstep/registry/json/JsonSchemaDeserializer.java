@@ -108,8 +108,7 @@ public final class JsonSchemaDeserializer<T> {
 			throw new InvalidDataException("No JSON value after schema id " + frame.schemaId());
 		}
 		if (this.validate) {
-			JsonSchemaSerializer.refuseInvalid(schema.validate(tree),
-					"Value does not match its writer schema " + frame.schemaId());
+			schema.requireValid(tree, "Value does not match its writer schema " + frame.schemaId());
 		}
 		if (this.type == JsonNode.class) {
 			return this.type.cast(tree);

@@ -1,7 +1,5 @@
 package dev.lockstep.registry.json;
 
-import java.util.List;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -134,7 +132,7 @@ public final class JsonSchemaSerializer<T> {
 		}
 		if (this.validate) {
 			// What is validated is what is written, read back as a reader will.
-			refuseInvalid(this.schema.validate((value instanceof JsonNode node) ? node : JsonSchema.read(json)),
+			this.schema.requireValid((value instanceof JsonNode node) ? node : JsonSchema.read(json),
 					"Value does not match the schema of subject " + this.subject);
 		}
 		return WireFormat.frame(this.schemaId, json, this.maxBytes);
@@ -154,14 +152,6 @@ public final class JsonSchemaSerializer<T> {
 	 */
 	public JsonSchema schema() {
 		return this.schema;
-	}
-
-	static void refuseInvalid(List<String> errors, String what) {
-		if (!errors.isEmpty()) {
-			// The first few say enough; a large document could have thousands.
-			throw new InvalidDataException(what + ": " + String.join("; ", errors.subList(0, Math.min(3, errors.size())))
-					+ ((errors.size() > 3) ? " (and " + (errors.size() - 3) + " more)" : ""));
-		}
 	}
 
 	private static JsonSchema latestSchema(SubjectVersion latest) {
