@@ -5,16 +5,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
@@ -22,6 +15,7 @@ import com.networknt.schema.SpecificationVersion;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.internal.StrictJson;
 
 /**
  * A parsed and compiled JSON Schema, as the JSON Schema codecs use it: validates values
@@ -33,23 +27,10 @@ import dev.lockstep.registry.RegistrySchema;
  */
 public final class JsonSchema {
 
-	// Strict reading of schema texts and of payloads: one JSON value, no duplicate keys.
-	// Numbers exactly as written: 0.10 stays 0.10.
-	private static final ObjectMapper STRICT = JsonMapper.builder()
-		.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-		.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-		.nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-		.build();
-
 	// Nothing is loaded for a $ref: not over the network, not from the class path.
 	private static final SchemaRegistry VALIDATORS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7,
 			(builder) -> builder.schemaLoader((loader) -> loader.fetchRemoteResources(false).block((iri) -> true))
 				.schemaCacheEnabled(false));
-
-	// A number's exponent beyond this is refused: 1e999999999 is 11 bytes, and a multipleOf
-	// check (or a reader's BigDecimal arithmetic) on it would build a number of 10^9 digits.
-	private static final int MAX_NUMBER_SCALE = 10_000;
 
 	private final JsonNode tree;
 
@@ -76,7 +57,7 @@ public final class JsonSchema {
 		}
 		JsonNode tree;
 		try {
-			tree = STRICT.readTree(text);
+			tree = StrictJson.read(text);
 		}
 		catch (IOException ex) {
 			throw new IllegalArgumentException("Not a JSON schema: " + ex.getMessage(), ex);
@@ -118,38 +99,9 @@ public final class JsonSchema {
 		}
 	}
 
-	/**
-	 * Read one JSON value strictly: nothing after it, no duplicate keys, numbers exact.
-	 * @param json the UTF-8 JSON
-	 * @param offset where it starts
-	 * @param length its length
-	 * @return the tree; a {@code MissingNode} when there is no value
-	 * @throws IOException when it is not one JSON value
-	 */
-	static JsonNode read(byte[] json, int offset, int length) throws IOException {
-		JsonNode tree = STRICT.readTree(json, offset, length);
-		checkNumbers(tree);
-		return tree;
-	}
-
-	private static void checkNumbers(JsonNode tree) throws IOException {
-		// Iterative: a value may nest as deep as Jackson allows (1,000), whatever the stack.
-		Deque<JsonNode> pending = new ArrayDeque<>();
-		pending.push(tree);
-		while (!pending.isEmpty()) {
-			JsonNode node = pending.pop();
-			if (node.isBigDecimal() && Math.abs((long) node.decimalValue().scale()) > MAX_NUMBER_SCALE) {
-				String number = node.decimalValue().toString();
-				throw new IOException("Number " + ((number.length() > 40) ? number.substring(0, 40) + "..." : number)
-						+ " has an exponent beyond " + MAX_NUMBER_SCALE);
-			}
-			node.forEach(pending::push);
-		}
-	}
-
 	static JsonNode read(byte[] json) {
 		try {
-			return read(json, 0, json.length);
+			return StrictJson.read(json, 0, json.length);
 		}
 		catch (IOException ex) {
 			throw new InvalidDataException("The value's mapper wrote invalid JSON: " + ex.getMessage(), ex);

@@ -11,6 +11,7 @@ import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.BoundedCache;
+import dev.lockstep.registry.internal.StrictJson;
 import dev.lockstep.registry.internal.WriterSchemas;
 import org.apache.kafka.common.errors.SerializationException;
 
@@ -98,7 +99,7 @@ public final class JsonSchemaDeserializer<T> {
 		JsonSchema schema = writerSchema(frame.schemaId());
 		JsonNode tree;
 		try {
-			tree = JsonSchema.read(message, frame.offset(), frame.length());
+			tree = StrictJson.read(message, frame.offset(), frame.length());
 		}
 		catch (IOException | StackOverflowError ex) {
 			throw new InvalidDataException("Malformed JSON after schema id " + frame.schemaId() + ": "

@@ -123,6 +123,12 @@ public final class RegistrySerdeConfig {
 	/** Generated record class of values (Lockstep's own key). */
 	public static final String VALUE_TYPE = "lockstep.avro.value.type";
 
+	/** Confluent's key: the generated Protobuf class keys are read into. */
+	public static final String SPECIFIC_PROTOBUF_KEY_TYPE = "specific.protobuf.key.type";
+
+	/** Confluent's key: the generated Protobuf class values are read into. */
+	public static final String SPECIFIC_PROTOBUF_VALUE_TYPE = "specific.protobuf.value.type";
+
 	private static final Logger logger = LoggerFactory.getLogger(RegistrySerdeConfig.class);
 
 	private static final Set<String> warned = ConcurrentHashMap.newKeySet();
@@ -131,7 +137,7 @@ public final class RegistrySerdeConfig {
 			"lockstep.registry.", "lockstep.avro.", "auto.register.", "use.latest.", "use.schema.", "specific.avro.",
 			"key.subject.", "value.subject.", "avro.", "normalize.", "latest.", "id.compatibility.", "context.name.",
 			"max.schemas.", "proxy.", "schema.reflection", "rule.", "key.schema.", "value.schema.", "json.",
-			"lockstep.json.");
+			"lockstep.json.", "specific.protobuf.", "derive.type", "reference.", "skip.known.types");
 
 	private static final Set<String> HONOURED = Set.of(SCHEMA_REGISTRY_URL, BASIC_AUTH_CREDENTIALS_SOURCE,
 			BASIC_AUTH_USER_INFO, "schema.registry.basic.auth.user.info", BEARER_AUTH_CREDENTIALS_SOURCE,
@@ -139,7 +145,8 @@ public final class RegistrySerdeConfig {
 			KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
 			SSL_TRUSTSTORE_TYPE, SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
 			RETRIES, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
-			JSON_KEY_TYPE, JSON_VALUE_TYPE, JSON_KEY_SCHEMA, JSON_VALUE_SCHEMA);
+			JSON_KEY_TYPE, JSON_VALUE_TYPE, JSON_KEY_SCHEMA, JSON_VALUE_SCHEMA, SPECIFIC_PROTOBUF_KEY_TYPE,
+			SPECIFIC_PROTOBUF_VALUE_TYPE);
 
 	// Known keys that Lockstep does not honour, and why ignoring them is harmless.
 	private static final Map<String, String> IGNORED_WITH_WARNING = Map.ofEntries(
@@ -154,7 +161,8 @@ public final class RegistrySerdeConfig {
 			Map.entry("json.schema.spec.version",
 					"Lockstep does not generate JSON schemas: a schema's draft is its $schema (draft 7 without)"),
 			Map.entry("json.oneof.for.nullables", "Lockstep does not generate JSON schemas"),
-			Map.entry("json.schema.scan.packages", "Lockstep does not generate JSON schemas"));
+			Map.entry("json.schema.scan.packages", "Lockstep does not generate JSON schemas"),
+			Map.entry("skip.known.types", "Protobuf's well-known types are never registered as references"));
 
 	// Known keys whose non-default values would change data, placement or security.
 	private static final Map<String, String> REFUSED_UNLESS_DEFAULT = new LinkedHashMap<>();
@@ -182,6 +190,9 @@ public final class RegistrySerdeConfig {
 		REFUSED_UNLESS_DEFAULT.put("json.write.dates.iso8601", "false");
 		REFUSED_UNLESS_DEFAULT.put("json.indent.output", "false");
 		REFUSED_UNLESS_DEFAULT.put("json.default.property.inclusion", "");
+		REFUSED_UNLESS_DEFAULT.put("derive.type", "false");
+		REFUSED_UNLESS_DEFAULT.put("reference.subject.name.strategy", "");
+		REFUSED_UNLESS_DEFAULT.put("reference.lookup.only", "false");
 	}
 
 	private final Map<String, ?> configs;
@@ -321,6 +332,14 @@ public final class RegistrySerdeConfig {
 	 */
 	public String jsonType() {
 		return className(this.isKey ? JSON_KEY_TYPE : JSON_VALUE_TYPE);
+	}
+
+	/**
+	 * Return the generated Protobuf class read into on this serde's side, if set.
+	 * @return the class name, or {@code null}
+	 */
+	public String protobufType() {
+		return className(this.isKey ? SPECIFIC_PROTOBUF_KEY_TYPE : SPECIFIC_PROTOBUF_VALUE_TYPE);
 	}
 
 	// A class is given as a Class or as its name.

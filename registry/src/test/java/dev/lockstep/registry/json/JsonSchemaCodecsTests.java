@@ -212,6 +212,17 @@ class JsonSchemaCodecsTests {
 	}
 
 	@Test
+	void aNumberWhoseExponentOverflowsIsInvalidData() {
+		// Found by fuzzing: Jackson reports this one as a NumberFormatException, not an IOException.
+		long id = this.registry.register("cents-value", "JSON", "{\"type\": \"number\"}");
+		JsonSchemaDeserializer<JsonNode> deserializer = JsonSchemaDeserializer.of(this.client, JsonNode.class,
+				this.mapper);
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> deserializer.deserialize(framed(id, "-0.0001e3000130001")))
+			.withMessageContaining("Malformed JSON");
+	}
+
+	@Test
 	void aReferenceToTheClassPathIsNeverLoaded() {
 		// order.schema.json is on the class path: loaded, it would refuse the string.
 		String schema = "{\"$ref\": \"classpath:order.schema.json\"}";

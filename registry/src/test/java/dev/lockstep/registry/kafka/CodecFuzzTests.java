@@ -7,8 +7,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.Message;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.avro.RawAvroCodec;
+import dev.lockstep.registry.protobuf.ProtobufSchema;
+import dev.lockstep.registry.protobuf.test.TestMessages;
 import dev.lockstep.registry.test.Order;
 import dev.lockstep.registry.test.Shipment;
 import dev.lockstep.registry.test.TestRecords;
@@ -30,6 +35,11 @@ class CodecFuzzTests {
 
 	private static final int ITERATIONS = 1_000_000;
 
+	private static final int SCHEMA_ITERATIONS = 100_000;
+
+	private static final String PROTO_ORDER_SCHEMA = ProtobufSchema
+		.of(dev.lockstep.registry.protobuf.test.Order.getDescriptor()).text();
+
 	private static TestSchemaRegistry registry;
 
 	private static List<byte[]> framedSeeds;
@@ -39,6 +49,8 @@ class CodecFuzzTests {
 	private static List<byte[]> rawShipmentSeeds;
 
 	private static List<byte[]> jsonSeeds;
+
+	private static List<byte[]> protobufSeeds;
 
 	@BeforeAll
 	static void prepareSeeds() {
@@ -56,6 +68,20 @@ class CodecFuzzTests {
 		long jsonId = registry.register("json-orders-value", "JSON", JsonSchemaSerdeSchemas.ORDER);
 		jsonSeeds = List.of(json(jsonId, "{\"id\":\"o-1\",\"amount\":12.5}"),
 				json(jsonId, "{\"amount\":-0.0001e3,\"id\":\"\\u00e9\\n\"}"), json(jsonId, "[{\"id\":[1,{}]}]"));
+		long protobufId = registry.register("proto-orders-value", "PROTOBUF", PROTO_ORDER_SCHEMA);
+		dev.lockstep.registry.protobuf.test.Order order = TestMessages.order();
+		protobufSeeds = List.of(protobuf(protobufId, "0202", order.toByteArray()),
+				protobuf(protobufId, "00", dev.lockstep.registry.protobuf.test.Envelope.newBuilder().setSource("s").build()
+					.toByteArray()),
+				protobuf(protobufId, "040200", order.getLines(0).toByteArray()));
+	}
+
+	private static byte[] protobuf(long id, String indexes, byte[] payload) {
+		byte[] header = HexFormat.of().parseHex(indexes);
+		byte[] framed = new byte[header.length + payload.length];
+		System.arraycopy(header, 0, framed, 0, header.length);
+		System.arraycopy(payload, 0, framed, header.length, payload.length);
+		return WireFormat.frame(id, framed, 1000);
 	}
 
 	private static byte[] json(long id, String json) {
@@ -98,6 +124,73 @@ class CodecFuzzTests {
 		assertThat(outcomes.decoded + outcomes.refused).isEqualTo(ITERATIONS);
 		assertThat(outcomes.refused).isPositive();
 		assertThat(outcomes.decoded).isPositive();
+	}
+
+	@Test
+	void protobufDeserializerGivesOnlySerializationExceptions() {
+		RegistryProtobufDeserializer<Message> specific = new RegistryProtobufDeserializer<>();
+		specific.configure(Map.of("schema.registry.url", registry.url(), "specific.protobuf.value.type",
+				dev.lockstep.registry.protobuf.test.Order.class.getName(), "lockstep.registry.retries", 0), false);
+		RegistryProtobufDeserializer<Message> dynamic = new RegistryProtobufDeserializer<>();
+		dynamic.configure(Map.of("schema.registry.url", registry.url(), "lockstep.registry.retries", 0), false);
+		Random random = new Random(20261203L);
+		Outcomes outcomes = fuzz(random, protobufSeeds, true, (message) -> (random.nextBoolean() ? specific : dynamic)
+			.deserialize("fuzz", message));
+		System.out.println("FUZZ protobuf-deserializer " + outcomes);
+		assertThat(outcomes.decoded + outcomes.refused).isEqualTo(ITERATIONS);
+		assertThat(outcomes.refused).isPositive();
+		assertThat(outcomes.decoded).isPositive();
+	}
+
+	@Test
+	void protobufSchemaTextParsesOrIsRefused() {
+		Random random = new Random(20261204L);
+		String alphabet = "{}[]()<>;=,.\"'/*-_ \nmessage enum oneof map optional repeated 0123456789xX";
+		long parsed = 0;
+		long refused = 0;
+		for (int i = 0; i < SCHEMA_ITERATIONS; i++) {
+			StringBuilder text = new StringBuilder(PROTO_ORDER_SCHEMA);
+			for (int m = 1 + random.nextInt(4); m > 0; m--) {
+				int at = random.nextInt(text.length());
+				switch (random.nextInt(3)) {
+					case 0 -> text.deleteCharAt(at);
+					case 1 -> text.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
+					default -> text.insert(at, text.substring(at, Math.min(text.length(), at + random.nextInt(40))));
+				}
+			}
+			try {
+				ProtobufSchema.parse(text.toString());
+				parsed++;
+			}
+			catch (IllegalArgumentException ex) {
+				refused++;
+			}
+			catch (Throwable ex) {
+				throw new AssertionError("Schema text gave " + ex + ":\n" + text, ex);
+			}
+		}
+		System.out.println("FUZZ protobuf-schema " + SCHEMA_ITERATIONS + " texts: " + parsed + " parsed, " + refused
+				+ " refused");
+		assertThat(parsed).isPositive();
+		assertThat(refused).isPositive();
+	}
+
+	@Test
+	void rawProtobufAndJsonDecodersGiveOnlySerializationExceptions() {
+		RawProtobufDeserializer<dev.lockstep.registry.protobuf.test.Order> protobuf = new RawProtobufDeserializer<>(
+				dev.lockstep.registry.protobuf.test.Order.getDefaultInstance());
+		RawJsonDeserializer<JsonNode> json = new RawJsonDeserializer<>(JsonNode.class, new ObjectMapper());
+		Random random = new Random(20261205L);
+		Outcomes protobufOutcomes = fuzz(random, List.of(TestMessages.order().toByteArray()), false,
+				(message) -> protobuf.deserialize("fuzz", message));
+		Outcomes jsonOutcomes = fuzz(random,
+				jsonSeeds.stream().map((seed) -> Arrays.copyOfRange(seed, WireFormat.HEADER_BYTES, seed.length)).toList(),
+				false, (message) -> json.deserialize("fuzz", message));
+		System.out.println("FUZZ raw-protobuf " + protobufOutcomes + "; raw-json " + jsonOutcomes);
+		assertThat(protobufOutcomes.refused).isPositive();
+		assertThat(protobufOutcomes.decoded).isPositive();
+		assertThat(jsonOutcomes.refused).isPositive();
+		assertThat(jsonOutcomes.decoded).isPositive();
 	}
 
 	@Test

@@ -1,0 +1,84 @@
+package dev.lockstep.registry.internal;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * Strict reading of JSON, as every JSON codec reads payloads and schema texts: one value,
+ * nothing after it, no duplicate keys, numbers exactly as written ({@code 0.10} stays
+ * {@code 0.10}), and no number with an exponent beyond 10,000. Internal: not API.
+ */
+public final class StrictJson {
+
+	// 1e999999999 is 11 bytes, and a multipleOf check (or a reader's BigDecimal
+	// arithmetic) on it would build a number of 10^9 digits.
+	private static final int MAX_NUMBER_SCALE = 10_000;
+
+	private static final ObjectMapper STRICT = JsonMapper.builder()
+		.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+		.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+		.nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+		.build();
+
+	private StrictJson() {
+	}
+
+	/**
+	 * Read one JSON value.
+	 * @param json the UTF-8 JSON
+	 * @param offset where it starts
+	 * @param length its length
+	 * @return the tree; a {@code MissingNode} when there is no value
+	 * @throws IOException when it is not one acceptable JSON value
+	 */
+	public static JsonNode read(byte[] json, int offset, int length) throws IOException {
+		try {
+			return checkNumbers(STRICT.readTree(json, offset, length));
+		}
+		catch (NumberFormatException ex) {
+			// Jackson's report of a number BigDecimal cannot hold (an exponent past 2^31).
+			throw new IOException(ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Read one JSON value from text.
+	 * @param text the JSON
+	 * @return the tree; a {@code MissingNode} when there is no value
+	 * @throws IOException when it is not one acceptable JSON value
+	 */
+	public static JsonNode read(String text) throws IOException {
+		try {
+			return checkNumbers(STRICT.readTree(text));
+		}
+		catch (NumberFormatException ex) {
+			throw new IOException(ex.getMessage(), ex);
+		}
+	}
+
+	private static JsonNode checkNumbers(JsonNode tree) throws IOException {
+		// Iterative: a value may nest as deep as Jackson allows (1,000), whatever the stack.
+		Deque<JsonNode> pending = new ArrayDeque<>();
+		pending.push(tree);
+		while (!pending.isEmpty()) {
+			JsonNode node = pending.pop();
+			if (node.isBigDecimal() && Math.abs((long) node.decimalValue().scale()) > MAX_NUMBER_SCALE) {
+				String number = node.decimalValue().toString();
+				throw new IOException("Number " + ((number.length() > 40) ? number.substring(0, 40) + "..." : number)
+						+ " has an exponent beyond " + MAX_NUMBER_SCALE);
+			}
+			node.forEach(pending::push);
+		}
+		return tree;
+	}
+
+}

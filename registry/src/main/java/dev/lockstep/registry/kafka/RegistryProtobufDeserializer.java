@@ -1,0 +1,85 @@
+package dev.lockstep.registry.kafka;
+
+import java.util.Map;
+
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Internal;
+import com.google.protobuf.Message;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.protobuf.ProtobufDeserializer;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * A Kafka {@link Deserializer} of Confluent wire-format Protobuf, configured with
+ * Confluent's keys: replacing
+ * {@code io.confluent.kafka.serializers.protobuf.KafkaProtobufDeserializer} with this
+ * class name is enough. It returns {@link DynamicMessage}s of each writer's descriptor, or
+ * instances of {@code specific.protobuf.value.type} / {@code specific.protobuf.key.type}
+ * (a generated class, which takes only messages of its own full name). Malformed data
+ * throws {@link dev.lockstep.registry.InvalidDataException}; registry outages throw a
+ * plain {@link org.apache.kafka.common.errors.SerializationException}. A {@code null}
+ * value (a tombstone) stays {@code null}.
+ *
+ * @param <T> the message type
+ */
+public class RegistryProtobufDeserializer<T extends Message> implements Deserializer<T> {
+
+	private RegistryClient client;
+
+	private ProtobufDeserializer<T> deserializer;
+
+	/**
+	 * Create a deserializer that builds its own registry client from its configuration.
+	 */
+	public RegistryProtobufDeserializer() {
+	}
+
+	/**
+	 * Create a deserializer that uses a shared registry client; {@link #configure} still
+	 * reads the other keys.
+	 * @param client the registry client
+	 */
+	public RegistryProtobufDeserializer(RegistryClient client) {
+		this.client = client;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public void configure(Map<String, ?> configs, boolean isKey) {
+		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
+		if (this.client == null) {
+			this.client = config.createClient();
+		}
+		String name = config.protobufType();
+		if (name == null) {
+			this.deserializer = (ProtobufDeserializer<T>) ProtobufDeserializer.dynamic(this.client,
+					config.maxMessageBytes(), config.cacheCapacity());
+			return;
+		}
+		String key = isKey ? RegistrySerdeConfig.SPECIFIC_PROTOBUF_KEY_TYPE
+				: RegistrySerdeConfig.SPECIFIC_PROTOBUF_VALUE_TYPE;
+		Class<?> type;
+		try {
+			type = Class.forName(name, false, Utils.getContextOrKafkaClassLoader());
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			throw new ConfigException(key, name, "No such class");
+		}
+		if (!Message.class.isAssignableFrom(type) || type == DynamicMessage.class) {
+			throw new ConfigException(key, name, "Not a generated Protobuf message class");
+		}
+		this.deserializer = ProtobufDeserializer.specific(this.client,
+				Internal.getDefaultInstance((Class<T>) type), config.maxMessageBytes(), config.cacheCapacity());
+	}
+
+	@Override
+	public T deserialize(String topic, byte[] data) {
+		if (this.deserializer == null) {
+			throw new IllegalStateException("RegistryProtobufDeserializer used before configure()");
+		}
+		return this.deserializer.deserialize(data);
+	}
+
+}

@@ -1,0 +1,697 @@
+package dev.lockstep.registry.protobuf;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.DescriptorProtos.DescriptorProto;
+import com.google.protobuf.DescriptorProtos.EnumDescriptorProto;
+import com.google.protobuf.DescriptorProtos.EnumOptions;
+import com.google.protobuf.DescriptorProtos.EnumValueDescriptorProto;
+import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
+import com.google.protobuf.DescriptorProtos.FieldOptions;
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.DescriptorProtos.MessageOptions;
+import com.google.protobuf.DescriptorProtos.OneofDescriptorProto;
+import com.google.protobuf.TextFormat;
+
+/**
+ * Reads {@code .proto} text, as a registry holds a Protobuf schema, into the
+ * {@link FileDescriptorProto} protoc would make of it: syntax, package, imports, messages
+ * (fields, maps, oneofs, proto3 {@code optional}, nesting) and enums. Options other than a
+ * field's {@code packed}, {@code default}, {@code json_name} and {@code deprecated} and an
+ * enum's {@code allow_alias}, services, extensions and reserved ranges do not change how a
+ * message is read and are skipped. Editions and proto2 groups are refused. Nesting is
+ * limited, so that hostile text cannot exhaust the stack.
+ */
+final class ProtoParser {
+
+	/** The deepest nesting of messages read. */
+	static final int MAX_DEPTH = 32;
+
+	private static final Map<String, FieldDescriptorProto.Type> SCALARS = Map.ofEntries(
+			Map.entry("double", FieldDescriptorProto.Type.TYPE_DOUBLE),
+			Map.entry("float", FieldDescriptorProto.Type.TYPE_FLOAT),
+			Map.entry("int64", FieldDescriptorProto.Type.TYPE_INT64),
+			Map.entry("uint64", FieldDescriptorProto.Type.TYPE_UINT64),
+			Map.entry("int32", FieldDescriptorProto.Type.TYPE_INT32),
+			Map.entry("fixed64", FieldDescriptorProto.Type.TYPE_FIXED64),
+			Map.entry("fixed32", FieldDescriptorProto.Type.TYPE_FIXED32),
+			Map.entry("bool", FieldDescriptorProto.Type.TYPE_BOOL),
+			Map.entry("string", FieldDescriptorProto.Type.TYPE_STRING),
+			Map.entry("bytes", FieldDescriptorProto.Type.TYPE_BYTES),
+			Map.entry("uint32", FieldDescriptorProto.Type.TYPE_UINT32),
+			Map.entry("sfixed32", FieldDescriptorProto.Type.TYPE_SFIXED32),
+			Map.entry("sfixed64", FieldDescriptorProto.Type.TYPE_SFIXED64),
+			Map.entry("sint32", FieldDescriptorProto.Type.TYPE_SINT32),
+			Map.entry("sint64", FieldDescriptorProto.Type.TYPE_SINT64));
+
+	private static final Set<String> LABELS = Set.of("optional", "required", "repeated");
+
+	private final List<Token> tokens;
+
+	private int position;
+
+	private boolean proto3;
+
+	private ProtoParser(List<Token> tokens) {
+		this.tokens = tokens;
+	}
+
+	/**
+	 * Parse a schema.
+	 * @param name the file name given to the result
+	 * @param text the {@code .proto} text
+	 * @return the file's descriptor proto, its types not yet resolved
+	 * @throws IllegalArgumentException naming the line of the first error
+	 */
+	static FileDescriptorProto parse(String name, String text) {
+		return new ProtoParser(tokenize(text)).file(name);
+	}
+
+	private FileDescriptorProto file(String name) {
+		FileDescriptorProto.Builder file = FileDescriptorProto.newBuilder().setName(name);
+		if (accept("syntax")) {
+			expect("=");
+			String syntax = string();
+			expect(";");
+			if (!syntax.equals("proto2") && !syntax.equals("proto3")) {
+				throw error("Unknown syntax \"" + syntax + "\"");
+			}
+			this.proto3 = syntax.equals("proto3");
+			file.setSyntax(syntax);
+		}
+		while (!atEnd()) {
+			String word = word();
+			switch (word) {
+				case ";" -> {
+				}
+				case "edition" -> throw error("Protobuf editions are not supported; use syntax proto2 or proto3");
+				case "package" -> {
+					file.setPackage(name());
+					expect(";");
+				}
+				case "import" -> {
+					if (accept("public")) {
+						file.addPublicDependency(file.getDependencyCount());
+					}
+					else if (accept("weak")) {
+						file.addWeakDependency(file.getDependencyCount());
+					}
+					file.addDependency(string());
+					expect(";");
+				}
+				case "option" -> skipStatement();
+				case "message" -> file.addMessageType(message(1));
+				case "enum" -> file.addEnumType(enumeration());
+				case "service", "extend" -> {
+					name();
+					skipBlock();
+				}
+				default -> throw error("Unexpected '" + word + "'");
+			}
+		}
+		return file.build();
+	}
+
+	private DescriptorProto message(int depth) {
+		if (depth > MAX_DEPTH) {
+			throw error("Messages nested deeper than " + MAX_DEPTH);
+		}
+		DescriptorProto.Builder message = DescriptorProto.newBuilder().setName(identifier());
+		expect("{");
+		List<OneofDescriptorProto> synthetic = new ArrayList<>();
+		List<FieldDescriptorProto.Builder> optionals = new ArrayList<>();
+		while (!accept("}")) {
+			String word = peek();
+			switch (word) {
+				case ";" -> next();
+				case "option", "extensions" -> skipStatement();
+				case "reserved" -> skipStatement();
+				case "message" -> {
+					next();
+					message.addNestedType(message(depth + 1));
+				}
+				case "enum" -> {
+					next();
+					message.addEnumType(enumeration());
+				}
+				case "extend" -> {
+					next();
+					name();
+					skipBlock();
+				}
+				case "oneof" -> {
+					next();
+					int index = message.getOneofDeclCount();
+					message.addOneofDecl(OneofDescriptorProto.newBuilder().setName(identifier()));
+					expect("{");
+					while (!accept("}")) {
+						if (accept("option")) {
+							skipStatement();
+						}
+						else if (!accept(";")) {
+							message.addField(field(null).setOneofIndex(index));
+						}
+					}
+				}
+				case "map" -> {
+					if (peekAt(1).equals("<")) {
+						next();
+						message.addField(mapField(message));
+					}
+					else {
+						message.addField(field(label()));
+					}
+				}
+				default -> {
+					FieldDescriptorProto.Label label = label();
+					FieldDescriptorProto.Builder field = field(label);
+					if (this.proto3 && label == FieldDescriptorProto.Label.LABEL_OPTIONAL) {
+						optionals.add(field);
+					}
+					message.addField(field);
+				}
+			}
+		}
+		// proto3 optional: each field in a synthetic oneof of its own, after the real ones.
+		for (FieldDescriptorProto.Builder optional : optionals) {
+			int index = message.getOneofDeclCount() + synthetic.size();
+			synthetic.add(OneofDescriptorProto.newBuilder().setName(syntheticName(message, optional.getName())).build());
+			for (FieldDescriptorProto.Builder field : message.getFieldBuilderList()) {
+				if (field.getNumber() == optional.getNumber()) {
+					field.setProto3Optional(true).setOneofIndex(index);
+				}
+			}
+		}
+		synthetic.forEach(message::addOneofDecl);
+		return message.build();
+	}
+
+	private static String syntheticName(DescriptorProto.Builder message, String field) {
+		// As protoc names it: "_" + field, prefixed with "X" while it clashes.
+		String name = "_" + field;
+		while (clashes(message, name)) {
+			name = "X" + name;
+		}
+		return name;
+	}
+
+	private static boolean clashes(DescriptorProto.Builder message, String name) {
+		return message.getFieldList().stream().anyMatch((field) -> field.getName().equals(name))
+				|| message.getOneofDeclList().stream().anyMatch((oneof) -> oneof.getName().equals(name));
+	}
+
+	private FieldDescriptorProto.Label label() {
+		String word = peek();
+		if (LABELS.contains(word) && !peekAt(2).equals("=")) {
+			next();
+			if (peek().equals("group")) {
+				throw error("proto2 groups are not supported");
+			}
+			return switch (word) {
+				case "optional" -> FieldDescriptorProto.Label.LABEL_OPTIONAL;
+				case "required" -> FieldDescriptorProto.Label.LABEL_REQUIRED;
+				default -> FieldDescriptorProto.Label.LABEL_REPEATED;
+			};
+		}
+		if (word.equals("group")) {
+			throw error("proto2 groups are not supported");
+		}
+		return null;
+	}
+
+	// A field; label null for none (proto3 singular, a oneof member).
+	private FieldDescriptorProto.Builder field(FieldDescriptorProto.Label label) {
+		FieldDescriptorProto.Builder field = FieldDescriptorProto.newBuilder()
+			.setLabel((label != null) ? label : FieldDescriptorProto.Label.LABEL_OPTIONAL);
+		type(field, name());
+		field.setName(identifier());
+		expect("=");
+		field.setNumber(fieldNumber());
+		fieldOptions(field);
+		expect(";");
+		return field;
+	}
+
+	private FieldDescriptorProto.Builder mapField(DescriptorProto.Builder message) {
+		expect("<");
+		String keyType = name();
+		expect(",");
+		String valueType = name();
+		expect(">");
+		String name = identifier();
+		expect("=");
+		int number = fieldNumber();
+		String entryName = camel(name) + "Entry";
+		FieldDescriptorProto.Builder key = FieldDescriptorProto.newBuilder().setName("key").setNumber(1)
+			.setLabel(FieldDescriptorProto.Label.LABEL_OPTIONAL).setJsonName("key");
+		FieldDescriptorProto.Builder value = FieldDescriptorProto.newBuilder().setName("value").setNumber(2)
+			.setLabel(FieldDescriptorProto.Label.LABEL_OPTIONAL).setJsonName("value");
+		type(key, keyType);
+		type(value, valueType);
+		// protoc's synthetic entry message, nested where the map is declared.
+		message.addNestedType(DescriptorProto.newBuilder().setName(entryName).addField(key).addField(value)
+			.setOptions(MessageOptions.newBuilder().setMapEntry(true)));
+		FieldDescriptorProto.Builder field = FieldDescriptorProto.newBuilder().setName(name).setNumber(number)
+			.setLabel(FieldDescriptorProto.Label.LABEL_REPEATED).setTypeName(entryName);
+		fieldOptions(field);
+		expect(";");
+		return field;
+	}
+
+	private static void type(FieldDescriptorProto.Builder field, String type) {
+		FieldDescriptorProto.Type scalar = SCALARS.get(type);
+		if (scalar != null) {
+			field.setType(scalar);
+		}
+		else {
+			// Message or enum: resolved when the descriptor is built.
+			field.setTypeName(type);
+		}
+	}
+
+	private void fieldOptions(FieldDescriptorProto.Builder field) {
+		if (!accept("[")) {
+			return;
+		}
+		FieldOptions.Builder options = FieldOptions.newBuilder();
+		do {
+			String option = optionName();
+			expect("=");
+			switch (option) {
+				case "packed" -> options.setPacked(bool());
+				case "deprecated" -> options.setDeprecated(bool());
+				case "json_name" -> field.setJsonName(string());
+				case "default" -> field.setDefaultValue(defaultValue(field));
+				default -> skipValue();
+			}
+		}
+		while (accept(","));
+		expect("]");
+		if (!options.build().equals(FieldOptions.getDefaultInstance())) {
+			field.setOptions(options);
+		}
+	}
+
+	private String defaultValue(FieldDescriptorProto.Builder field) {
+		if (field.getType() == FieldDescriptorProto.Type.TYPE_STRING) {
+			return new String(bytes(), StandardCharsets.UTF_8);
+		}
+		if (field.getType() == FieldDescriptorProto.Type.TYPE_BYTES) {
+			return TextFormat.escapeBytes(ByteString.copyFrom(bytes()));
+		}
+		String sign = accept("-") ? "-" : "";
+		Token token = next();
+		if (token.kind == Kind.STRING || token.kind == Kind.SYMBOL) {
+			throw error("Bad default value '" + token.text + "'");
+		}
+		return sign + token.text;
+	}
+
+	private EnumDescriptorProto enumeration() {
+		EnumDescriptorProto.Builder enumeration = EnumDescriptorProto.newBuilder().setName(identifier());
+		expect("{");
+		while (!accept("}")) {
+			if (accept(";")) {
+				continue;
+			}
+			if (peek().equals("reserved") && !peekAt(1).equals("=")) {
+				skipStatement();
+				continue;
+			}
+			if (peek().equals("option") && !peekAt(1).equals("=")) {
+				next();
+				String option = optionName();
+				expect("=");
+				if (option.equals("allow_alias")) {
+					enumeration.setOptions(EnumOptions.newBuilder().setAllowAlias(bool()));
+					expect(";");
+				}
+				else {
+					skipStatement();
+				}
+				continue;
+			}
+			String name = identifier();
+			expect("=");
+			boolean negative = accept("-");
+			long number = integer();
+			number = negative ? -number : number;
+			if (number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
+				throw error("Enum value " + number + " is out of range");
+			}
+			if (accept("[")) {
+				skipUntil("]");
+			}
+			expect(";");
+			enumeration.addValue(EnumValueDescriptorProto.newBuilder().setName(name).setNumber((int) number));
+		}
+		return enumeration.build();
+	}
+
+	private int fieldNumber() {
+		long number = integer();
+		if (number < 1 || number > 536_870_911) {
+			throw error("Field number " + number + " is out of range");
+		}
+		return (int) number;
+	}
+
+	private long integer() {
+		Token token = next();
+		if (token.kind != Kind.NUMBER) {
+			throw error("Expected a number, found '" + token.text + "'");
+		}
+		String text = token.text.toLowerCase(Locale.ROOT);
+		try {
+			if (text.startsWith("0x")) {
+				return Long.parseLong(text.substring(2), 16);
+			}
+			if (text.length() > 1 && text.startsWith("0")) {
+				return Long.parseLong(text.substring(1), 8);
+			}
+			return Long.parseLong(text);
+		}
+		catch (NumberFormatException ex) {
+			throw error("Expected an integer, found '" + token.text + "'");
+		}
+	}
+
+	private boolean bool() {
+		String word = word();
+		if (!word.equals("true") && !word.equals("false")) {
+			throw error("Expected true or false, found '" + word + "'");
+		}
+		return word.equals("true");
+	}
+
+	// An option's name: simple, dotted, or a parenthesised extension name and its fields.
+	private String optionName() {
+		StringBuilder name = new StringBuilder();
+		if (accept("(")) {
+			name.append('(').append(name()).append(')');
+			expect(")");
+		}
+		else {
+			name.append(name());
+		}
+		while (!atEnd() && peekToken().kind == Kind.WORD && peek().startsWith(".")) {
+			name.append(next().text);
+		}
+		return name.toString();
+	}
+
+	private void skipValue() {
+		if (accept("{")) {
+			skipUntil("}");
+			return;
+		}
+		accept("-");
+		Token token = next();
+		if (token.kind == Kind.SYMBOL) {
+			throw error("Unexpected '" + token.text + "'");
+		}
+		while (token.kind == Kind.STRING && !atEnd() && peekToken().kind == Kind.STRING) {
+			token = next();
+		}
+	}
+
+	// Past the next ';' at this level, or past a balanced block when one comes first.
+	private void skipStatement() {
+		while (true) {
+			String word = word();
+			if (word.equals(";")) {
+				return;
+			}
+			if (word.equals("{")) {
+				skipUntil("}");
+				accept(";");
+				return;
+			}
+			if (word.equals("[")) {
+				skipUntil("]");
+			}
+		}
+	}
+
+	private void skipBlock() {
+		expect("{");
+		skipUntil("}");
+	}
+
+	// Past the closing token, nested brackets of every kind balanced.
+	private void skipUntil(String close) {
+		int depth = 0;
+		while (true) {
+			String word = word();
+			if (word.equals("{") || word.equals("[") || word.equals("(") || word.equals("<")) {
+				if (++depth > MAX_DEPTH * 4) {
+					throw error("Nested deeper than " + MAX_DEPTH * 4);
+				}
+			}
+			else if (word.equals("}") || word.equals("]") || word.equals(")") || word.equals(">")) {
+				if (depth == 0) {
+					if (!word.equals(close)) {
+						throw error("Expected '" + close + "', found '" + word + "'");
+					}
+					return;
+				}
+				depth--;
+			}
+		}
+	}
+
+	private String identifier() {
+		Token token = next();
+		if (token.kind != Kind.WORD || token.text.contains(".")) {
+			throw error("Expected a name, found '" + token.text + "'");
+		}
+		return token.text;
+	}
+
+	// A possibly dotted, possibly fully qualified name.
+	private String name() {
+		Token token = next();
+		if (token.kind != Kind.WORD) {
+			throw error("Expected a name, found '" + token.text + "'");
+		}
+		if (token.text.endsWith(".") || token.text.contains("..")) {
+			throw error("Bad name '" + token.text + "'");
+		}
+		return token.text;
+	}
+
+	private String string() {
+		return new String(bytes(), StandardCharsets.UTF_8);
+	}
+
+	// Adjacent string literals concatenate.
+	private byte[] bytes() {
+		Token token = next();
+		if (token.kind != Kind.STRING) {
+			throw error("Expected a string, found '" + token.text + "'");
+		}
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		bytes.writeBytes(token.bytes);
+		while (!atEnd() && peekToken().kind == Kind.STRING) {
+			bytes.writeBytes(next().bytes);
+		}
+		return bytes.toByteArray();
+	}
+
+	private boolean accept(String text) {
+		if (!atEnd() && peekToken().kind != Kind.STRING && peek().equals(text)) {
+			this.position++;
+			return true;
+		}
+		return false;
+	}
+
+	private void expect(String text) {
+		if (!accept(text)) {
+			throw error("Expected '" + text + "', found " + (atEnd() ? "the end" : "'" + peek() + "'"));
+		}
+	}
+
+	private String word() {
+		return next().text;
+	}
+
+	private Token next() {
+		if (atEnd()) {
+			throw error("Unexpected end of schema");
+		}
+		return this.tokens.get(this.position++);
+	}
+
+	private String peek() {
+		return peekAt(0);
+	}
+
+	private String peekAt(int ahead) {
+		int index = this.position + ahead;
+		return (index < this.tokens.size()) ? this.tokens.get(index).text : "";
+	}
+
+	private Token peekToken() {
+		return this.tokens.get(this.position);
+	}
+
+	private boolean atEnd() {
+		return this.position >= this.tokens.size();
+	}
+
+	private IllegalArgumentException error(String message) {
+		int index = Math.min(this.position, this.tokens.size()) - 1;
+		int line = (index >= 0) ? this.tokens.get(index).line : 1;
+		return new IllegalArgumentException(message + " (line " + line + ")");
+	}
+
+	private static String camel(String name) {
+		StringBuilder camel = new StringBuilder();
+		boolean upper = true;
+		for (char c : name.toCharArray()) {
+			if (c == '_') {
+				upper = true;
+			}
+			else {
+				camel.append(upper ? Character.toUpperCase(c) : c);
+				upper = false;
+			}
+		}
+		return camel.toString();
+	}
+
+	private enum Kind {
+
+		WORD, NUMBER, STRING, SYMBOL
+
+	}
+
+	private record Token(Kind kind, String text, byte[] bytes, int line) {
+
+	}
+
+	static List<Token> tokenize(String text) {
+		List<Token> tokens = new ArrayList<>();
+		int line = 1;
+		int i = 0;
+		int length = text.length();
+		while (i < length) {
+			char c = text.charAt(i);
+			if (c == '\n') {
+				line++;
+				i++;
+			}
+			else if (Character.isWhitespace(c)) {
+				i++;
+			}
+			else if (c == '/' && i + 1 < length && text.charAt(i + 1) == '/') {
+				while (i < length && text.charAt(i) != '\n') {
+					i++;
+				}
+			}
+			else if (c == '/' && i + 1 < length && text.charAt(i + 1) == '*') {
+				int end = text.indexOf("*/", i + 2);
+				if (end < 0) {
+					throw new IllegalArgumentException("Unterminated comment (line " + line + ")");
+				}
+				line += (int) text.substring(i, end).chars().filter((ch) -> ch == '\n').count();
+				i = end + 2;
+			}
+			else if (isWordStart(c) || (c == '.' && i + 1 < length && isWordStart(text.charAt(i + 1)))) {
+				int start = i++;
+				while (i < length && (isWordPart(text.charAt(i)) || text.charAt(i) == '.')) {
+					i++;
+				}
+				tokens.add(new Token(Kind.WORD, text.substring(start, i), null, line));
+			}
+			else if (Character.isDigit(c) || (c == '.' && i + 1 < length && Character.isDigit(text.charAt(i + 1)))) {
+				int start = i++;
+				while (i < length && (isWordPart(text.charAt(i)) || text.charAt(i) == '.'
+						|| ((text.charAt(i) == '+' || text.charAt(i) == '-')
+								&& (text.charAt(i - 1) == 'e' || text.charAt(i - 1) == 'E')
+								&& !text.substring(start, i).toLowerCase(Locale.ROOT).startsWith("0x")))) {
+					i++;
+				}
+				tokens.add(new Token(Kind.NUMBER, text.substring(start, i), null, line));
+			}
+			else if (c == '"' || c == '\'') {
+				ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+				int start = i++;
+				while (true) {
+					if (i >= length || text.charAt(i) == '\n') {
+						throw new IllegalArgumentException("Unterminated string (line " + line + ")");
+					}
+					char s = text.charAt(i++);
+					if (s == c) {
+						break;
+					}
+					if (s != '\\') {
+						bytes.writeBytes(String.valueOf(s).getBytes(StandardCharsets.UTF_8));
+						continue;
+					}
+					if (i >= length) {
+						throw new IllegalArgumentException("Unterminated string (line " + line + ")");
+					}
+					char e = text.charAt(i++);
+					switch (e) {
+						case 'n' -> bytes.write('\n');
+						case 't' -> bytes.write('\t');
+						case 'r' -> bytes.write('\r');
+						case 'a' -> bytes.write(7);
+						case 'b' -> bytes.write('\b');
+						case 'f' -> bytes.write('\f');
+						case 'v' -> bytes.write(11);
+						case 'x', 'X' -> {
+							int value = 0;
+							int digits = 0;
+							while (digits < 2 && i < length && Character.digit(text.charAt(i), 16) >= 0) {
+								value = value * 16 + Character.digit(text.charAt(i++), 16);
+								digits++;
+							}
+							if (digits == 0) {
+								throw new IllegalArgumentException("Bad \\x escape (line " + line + ")");
+							}
+							bytes.write(value);
+						}
+						default -> {
+							if (e >= '0' && e <= '7') {
+								int value = e - '0';
+								for (int digits = 1; digits < 3 && i < length && text.charAt(i) >= '0'
+										&& text.charAt(i) <= '7'; digits++) {
+									value = value * 8 + (text.charAt(i++) - '0');
+								}
+								bytes.write(value & 0xFF);
+							}
+							else {
+								bytes.writeBytes(String.valueOf(e).getBytes(StandardCharsets.UTF_8));
+							}
+						}
+					}
+				}
+				tokens.add(new Token(Kind.STRING, text.substring(start, i), bytes.toByteArray(), line));
+			}
+			else {
+				tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), null, line));
+				i++;
+			}
+		}
+		return tokens;
+	}
+
+	private static boolean isWordStart(char c) {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	}
+
+	private static boolean isWordPart(char c) {
+		return isWordStart(c) || (c >= '0' && c <= '9');
+	}
+
+}

@@ -1,0 +1,146 @@
+package dev.lockstep.registry.protobuf;
+
+import java.io.IOException;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.internal.BoundedCache;
+import dev.lockstep.registry.internal.WriterSchemas;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * Decodes Confluent wire-format Protobuf (as Confluent's {@code KafkaProtobufSerializer}
+ * writes it): fetches the writer's schema by id (cached, bounded; an id that is not a
+ * Protobuf schema's is refused), finds the writer's message by the message indexes, and
+ * reads the payload as a generated type or, without one, as a {@link DynamicMessage} of
+ * the writer's descriptor. A generated reader takes only messages its type's full name
+ * wrote (Confluent's would parse any message as it); fields it does not know are kept as
+ * unknown fields. Bad magic, bad indexes, unknown ids, ids of other schema types and
+ * malformed payloads are {@link InvalidDataException}; a registry that cannot be reached
+ * gives a plain {@link SerializationException} caused by a {@link RegistryException}. A
+ * {@code null} message (a tombstone) stays {@code null}. Thread-safe.
+ *
+ * @param <T> the message type
+ */
+public final class ProtobufDeserializer<T extends Message> {
+
+	/** Default number of writer schemas kept. */
+	public static final int DEFAULT_CACHE_CAPACITY = 64;
+
+	private final RegistryClient client;
+
+	private final Descriptor reader;
+
+	private final Parser<T> parser;
+
+	private final int maxBytes;
+
+	private final BoundedCache<Long, ProtobufSchema> schemas;
+
+	private ProtobufDeserializer(RegistryClient client, Descriptor reader, Parser<T> parser, int maxBytes,
+			int cacheCapacity) {
+		this.client = client;
+		this.reader = reader;
+		this.parser = parser;
+		this.maxBytes = WireFormat.checkMaxBytes(maxBytes);
+		this.schemas = new BoundedCache<>(cacheCapacity);
+	}
+
+	/**
+	 * Create a deserializer into a generated type.
+	 * @param <T> the message type
+	 * @param client the registry client
+	 * @param defaultInstance the type's default instance, such as
+	 * {@code Order.getDefaultInstance()}
+	 * @param maxBytes the largest framed message accepted, 5 bytes to 1 GiB
+	 * @param cacheCapacity the number of writer schemas kept, 1 to 1,024
+	 * @return the deserializer
+	 */
+	@SuppressWarnings("unchecked")
+	public static <T extends Message> ProtobufDeserializer<T> specific(RegistryClient client, T defaultInstance,
+			int maxBytes, int cacheCapacity) {
+		return new ProtobufDeserializer<>(client, defaultInstance.getDescriptorForType(),
+				(Parser<T>) defaultInstance.getParserForType(), maxBytes, cacheCapacity);
+	}
+
+	/**
+	 * Create a deserializer into messages of each writer's own descriptor.
+	 * @param client the registry client
+	 * @param maxBytes the largest framed message accepted, 5 bytes to 1 GiB
+	 * @param cacheCapacity the number of writer schemas kept, 1 to 1,024
+	 * @return the deserializer
+	 */
+	public static ProtobufDeserializer<DynamicMessage> dynamic(RegistryClient client, int maxBytes,
+			int cacheCapacity) {
+		return new ProtobufDeserializer<>(client, null, null, maxBytes, cacheCapacity);
+	}
+
+	/**
+	 * Decode a framed message.
+	 * @param message the framed message, or {@code null}
+	 * @return the message, or {@code null} for a {@code null} message
+	 * @throws InvalidDataException when the message can never be decoded
+	 * @throws SerializationException caused by a {@link RegistryException} when the
+	 * writer schema could not be fetched (retry later)
+	 */
+	@SuppressWarnings("unchecked")
+	public T deserialize(byte[] message) {
+		if (message == null) {
+			return null;
+		}
+		WireFormat.Frame frame = WireFormat.unframe(message, this.maxBytes);
+		MessageIndexes.Read indexes = MessageIndexes.decode(message, frame.offset(), frame.length());
+		Descriptor writer = writerSchema(frame.schemaId()).messageAt(indexes.indexes());
+		if (writer == null) {
+			throw new InvalidDataException("Message indexes " + indexes + " name no message of writer schema "
+					+ frame.schemaId());
+		}
+		if (this.reader != null && !writer.getFullName().equals(this.reader.getFullName())) {
+			throw new InvalidDataException("Schema id " + frame.schemaId() + " wrote a " + writer.getFullName()
+					+ ", not a " + this.reader.getFullName());
+		}
+		int offset = frame.offset() + indexes.length();
+		int length = frame.length() - indexes.length();
+		try {
+			if (this.parser != null) {
+				return this.parser.parseFrom(message, offset, length);
+			}
+			return (T) DynamicMessage.parseFrom(writer, CodedInputStream.newInstance(message, offset, length));
+		}
+		catch (IOException ex) {
+			throw new InvalidDataException("Malformed " + writer.getFullName() + " after schema id "
+					+ frame.schemaId() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Forget the writer schemas (the registry client keeps its own cache).
+	 */
+	public void clearCache() {
+		this.schemas.clear();
+	}
+
+	private ProtobufSchema writerSchema(long id) {
+		ProtobufSchema schema = this.schemas.get(id);
+		if (schema == null) {
+			String text = WriterSchemas.text(this.client, id, RegistrySchema.PROTOBUF);
+			try {
+				schema = ProtobufSchema.parse(text);
+			}
+			catch (IllegalArgumentException | StackOverflowError ex) {
+				throw new InvalidDataException("Writer schema " + id + ": " + ex.getMessage(), ex);
+			}
+			this.schemas.put(id, schema);
+		}
+		return schema;
+	}
+
+}

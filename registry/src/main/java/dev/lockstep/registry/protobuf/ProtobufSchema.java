@@ -1,0 +1,190 @@
+package dev.lockstep.registry.protobuf;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import com.google.protobuf.AnyProto;
+import com.google.protobuf.ApiProto;
+import com.google.protobuf.DescriptorProtos;
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.DescriptorValidationException;
+import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.DurationProto;
+import com.google.protobuf.EmptyProto;
+import com.google.protobuf.FieldMaskProto;
+import com.google.protobuf.SourceContextProto;
+import com.google.protobuf.StructProto;
+import com.google.protobuf.TimestampProto;
+import com.google.protobuf.TypeProto;
+import com.google.protobuf.WrappersProto;
+import dev.lockstep.registry.RegistrySchema;
+
+/**
+ * A Protobuf schema as the registry holds it: one {@code .proto} file's text, and the
+ * file descriptor it means. Made from a generated class's descriptor (to register or look
+ * up) or parsed from a registry's text (a writer schema). Imports of Protobuf's well-known
+ * types ({@code google/protobuf/timestamp.proto} and the like) are resolved from
+ * protobuf-java itself; a schema that imports any other file needs schema references,
+ * which Lockstep does not resolve, and is refused. Two schemas are equal when their
+ * texts are.
+ */
+public final class ProtobufSchema {
+
+	private static final Map<String, FileDescriptor> WELL_KNOWN = Stream
+		.of(AnyProto.getDescriptor(), ApiProto.getDescriptor(), DescriptorProtos.getDescriptor(),
+				DurationProto.getDescriptor(), EmptyProto.getDescriptor(), FieldMaskProto.getDescriptor(),
+				SourceContextProto.getDescriptor(), StructProto.getDescriptor(), TimestampProto.getDescriptor(),
+				TypeProto.getDescriptor(), WrappersProto.getDescriptor())
+		.collect(Collectors.toUnmodifiableMap(FileDescriptor::getName, Function.identity()));
+
+	private final FileDescriptor file;
+
+	private final String text;
+
+	private ProtobufSchema(FileDescriptor file, String text) {
+		this.file = file;
+		this.text = text;
+	}
+
+	/**
+	 * Return the schema of a generated message's file.
+	 * @param message the message's descriptor, such as {@code Order.getDescriptor()}
+	 * @return the schema
+	 * @throws IllegalArgumentException when the file imports other than well-known types,
+	 * uses editions or proto2 groups
+	 */
+	public static ProtobufSchema of(Descriptor message) {
+		FileDescriptor file = message.getFile();
+		for (FileDescriptor dependency : file.getDependencies()) {
+			if (WELL_KNOWN.get(dependency.getName()) != dependency) {
+				throw new IllegalArgumentException(file.getName() + " imports " + dependency.getName()
+						+ ": Lockstep writes schemas that import Protobuf's well-known types only (other imports "
+						+ "need schema references)");
+			}
+		}
+		return new ProtobufSchema(file, ProtoPrinter.print(file));
+	}
+
+	/**
+	 * Parse a schema's text.
+	 * @param text the {@code .proto} text
+	 * @return the schema
+	 * @throws IllegalArgumentException when the text is no valid schema, or imports other
+	 * than well-known types
+	 */
+	public static ProtobufSchema parse(String text) {
+		FileDescriptorProto proto = ProtoParser.parse("schema.proto", text);
+		List<FileDescriptor> dependencies = new ArrayList<>();
+		for (String dependency : proto.getDependencyList()) {
+			FileDescriptor known = WELL_KNOWN.get(dependency);
+			if (known == null) {
+				throw new IllegalArgumentException("The schema imports " + dependency
+						+ ", which would need schema references; Lockstep resolves imports of Protobuf's "
+						+ "well-known types only");
+			}
+			dependencies.add(known);
+		}
+		try {
+			return new ProtobufSchema(FileDescriptor.buildFrom(proto, dependencies.toArray(FileDescriptor[]::new)), text);
+		}
+		catch (DescriptorValidationException ex) {
+			throw new IllegalArgumentException("Invalid Protobuf schema: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Return the schema's text.
+	 * @return the {@code .proto} text
+	 */
+	public String text() {
+		return this.text;
+	}
+
+	/**
+	 * Return the schema as the registry takes it.
+	 * @return a {@code PROTOBUF} schema of this text
+	 */
+	public RegistrySchema registrySchema() {
+		return new RegistrySchema(RegistrySchema.PROTOBUF, this.text);
+	}
+
+	/**
+	 * Return the file descriptor.
+	 * @return the descriptor
+	 */
+	public FileDescriptor file() {
+		return this.file;
+	}
+
+	/**
+	 * Return the path of a message in this schema's file, as the wire format writes it.
+	 * @param fullName the message's full name, such as {@code lockstep.test.Order.Line}
+	 * @return its indexes
+	 * @throws IllegalArgumentException when the file has no such message
+	 */
+	public int[] indexesOf(String fullName) {
+		List<Integer> path = new ArrayList<>();
+		List<Descriptor> types = declared(this.file.getMessageTypes());
+		while (true) {
+			int index = 0;
+			while (index < types.size() && !fullName.equals(types.get(index).getFullName())
+					&& !fullName.startsWith(types.get(index).getFullName() + ".")) {
+				index++;
+			}
+			if (index == types.size()) {
+				throw new IllegalArgumentException("The schema has no message " + fullName);
+			}
+			path.add(index);
+			Descriptor message = types.get(index);
+			if (message.getFullName().equals(fullName)) {
+				return path.stream().mapToInt(Integer::intValue).toArray();
+			}
+			types = declared(message.getNestedTypes());
+		}
+	}
+
+	/**
+	 * Return the message at a path.
+	 * @param indexes the path read from a message
+	 * @return the message, or {@code null} when the file has none there
+	 */
+	public Descriptor messageAt(int[] indexes) {
+		List<Descriptor> types = this.file.getMessageTypes();
+		Descriptor message = null;
+		for (int index : indexes) {
+			List<Descriptor> declared = declared(types);
+			if (index >= declared.size()) {
+				return null;
+			}
+			message = declared.get(index);
+			types = message.getNestedTypes();
+		}
+		return message;
+	}
+
+	// Map entries are protoc's types, not declared ones: indexes skip them.
+	private static List<Descriptor> declared(List<Descriptor> types) {
+		return types.stream().filter((type) -> !type.getOptions().getMapEntry()).toList();
+	}
+
+	@Override
+	public boolean equals(Object other) {
+		return other instanceof ProtobufSchema schema && this.text.equals(schema.text);
+	}
+
+	@Override
+	public int hashCode() {
+		return this.text.hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return this.text;
+	}
+
+}

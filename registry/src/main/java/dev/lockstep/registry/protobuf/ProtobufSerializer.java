@@ -1,0 +1,152 @@
+package dev.lockstep.registry.protobuf;
+
+import java.io.IOException;
+
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Message;
+import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.SchemaIdSource;
+import dev.lockstep.registry.SubjectVersion;
+import dev.lockstep.registry.WireFormat;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * Encodes messages of one generated Protobuf type in the Confluent wire format (magic byte
+ * {@code 0}, the schema's 4-byte id, the {@link MessageIndexes message indexes}, the
+ * message's bytes) under one subject, as Confluent's {@code KafkaProtobufSerializer} does.
+ * The schema is the type's {@code .proto} file; its id is resolved when the serializer is
+ * built, so the record path does no registry I/O. A {@code null} value (a tombstone)
+ * stays {@code null}. Thread-safe.
+ *
+ * @param <T> the generated message type
+ */
+public final class ProtobufSerializer<T extends Message> {
+
+	private final Descriptor descriptor;
+
+	private final long schemaId;
+
+	private final byte[] header;
+
+	private final int maxBytes;
+
+	private ProtobufSerializer(Descriptor descriptor, ProtobufSchema schema, long schemaId, int maxBytes) {
+		this.descriptor = descriptor;
+		this.schemaId = schemaId;
+		byte[] indexes = MessageIndexes.encode(schema.indexesOf(descriptor.getFullName()));
+		this.header = new byte[WireFormat.HEADER_BYTES + indexes.length];
+		WireFormat.writeHeader(schemaId, this.header);
+		System.arraycopy(indexes, 0, this.header, WireFormat.HEADER_BYTES, indexes.length);
+		this.maxBytes = maxBytes;
+	}
+
+	/**
+	 * Create a serializer that looks its schema up under the subject and writes messages
+	 * of at most 64 MiB.
+	 * @param <T> the message type
+	 * @param client the registry client
+	 * @param subject the subject, such as {@code orders-value}
+	 * @param descriptor the generated type's descriptor, such as {@code Order.getDescriptor()}
+	 * @return the serializer
+	 * @throws RegistryException when the schema is not registered or the registry fails
+	 */
+	public static <T extends Message> ProtobufSerializer<T> of(RegistryClient client, String subject,
+			Descriptor descriptor) {
+		return of(client, subject, descriptor, SchemaIdSource.LOOKUP, WireFormat.DEFAULT_MAX_BYTES);
+	}
+
+	/**
+	 * Create a serializer.
+	 * @param <T> the message type
+	 * @param client the registry client
+	 * @param subject the subject
+	 * @param descriptor the generated type's descriptor
+	 * @param idSource how the schema id is found; with
+	 * {@link SchemaIdSource#LATEST_VERSION} the latest version must be the type's own file
+	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
+	 * @return the serializer
+	 * @throws IllegalArgumentException when the type's file cannot be a registry schema
+	 * (imports other than well-known types, editions, groups)
+	 * @throws RegistryException when the registry fails or does not have the schema
+	 * @throws SerializationException when the latest version is not the type's schema
+	 */
+	public static <T extends Message> ProtobufSerializer<T> of(RegistryClient client, String subject,
+			Descriptor descriptor, SchemaIdSource idSource, int maxBytes) {
+		WireFormat.checkMaxBytes(maxBytes);
+		ProtobufSchema schema = ProtobufSchema.of(descriptor);
+		long id = switch (idSource) {
+			case LOOKUP -> client.lookup(subject, schema.registrySchema());
+			case AUTO_REGISTER -> client.register(subject, schema.registrySchema());
+			case LATEST_VERSION -> latestId(client.latestSubjectVersion(subject), schema);
+		};
+		return new ProtobufSerializer<>(descriptor, schema, id, maxBytes);
+	}
+
+	/**
+	 * Encode a message, framed with the resolved schema id and its message indexes.
+	 * @param value the message, or {@code null}
+	 * @return the framed message, or {@code null} for a {@code null} value
+	 * @throws InvalidDataException when the framed message would be too large
+	 * @throws SerializationException when the value is a message of another type
+	 */
+	public byte[] serialize(T value) {
+		if (value == null) {
+			return null;
+		}
+		if (value.getDescriptorForType() != this.descriptor) {
+			throw new SerializationException("A " + value.getDescriptorForType().getFullName()
+					+ " given to the serializer of " + this.descriptor.getFullName());
+		}
+		int size = value.getSerializedSize();
+		if ((long) size + this.header.length > this.maxBytes) {
+			throw new InvalidDataException("Framed message of " + ((long) size + this.header.length)
+					+ " bytes exceeds the limit of " + this.maxBytes + " bytes");
+		}
+		byte[] message = new byte[this.header.length + size];
+		System.arraycopy(this.header, 0, message, 0, this.header.length);
+		try {
+			CodedOutputStream out = CodedOutputStream.newInstance(message, this.header.length, size);
+			value.writeTo(out);
+			out.checkNoSpaceLeft();
+		}
+		catch (IOException ex) {
+			throw new SerializationException("Could not write a " + this.descriptor.getFullName(), ex);
+		}
+		return message;
+	}
+
+	/**
+	 * Return the id written in every message.
+	 * @return the schema id
+	 */
+	public long schemaId() {
+		return this.schemaId;
+	}
+
+	private static long latestId(SubjectVersion latest, ProtobufSchema schema) {
+		if (!latest.schema().type().equals(RegistrySchema.PROTOBUF)) {
+			throw new SerializationException("The latest version of subject " + latest.subject() + " is a "
+					+ latest.schema().type() + " schema, not PROTOBUF");
+		}
+		ProtobufSchema latestSchema;
+		try {
+			latestSchema = ProtobufSchema.parse(latest.schema().text());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new SerializationException("The latest version of subject " + latest.subject() + ": "
+					+ ex.getMessage(), ex);
+		}
+		// Compared as Lockstep prints both, so that the registry's formatting does not matter.
+		if (!ProtoPrinter.print(latestSchema.file()).equals(schema.text())) {
+			throw new SerializationException("The latest version (" + latest.version() + ") of subject "
+					+ latest.subject() + " is not the messages' schema; Lockstep writes messages only with an id "
+					+ "of their own schema");
+		}
+		return latest.id();
+	}
+
+}

@@ -1,0 +1,200 @@
+package dev.lockstep.registry.protobuf;
+
+import java.io.ByteArrayOutputStream;
+import java.util.HexFormat;
+import java.util.Map;
+
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Message;
+import dev.lockstep.registry.InvalidDataException;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.SchemaIdSource;
+import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
+import dev.lockstep.registry.kafka.RegistryProtobufSerializer;
+import dev.lockstep.registry.kafka.SubjectNameStrategy;
+import dev.lockstep.registry.protobuf.test.Envelope;
+import dev.lockstep.registry.protobuf.test.Order;
+import dev.lockstep.registry.protobuf.test.TestMessages;
+import dev.lockstep.test.registry.TestSchemaRegistry;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The Protobuf codecs against a registry over HTTP: the bytes Confluent's
+ * {@code KafkaProtobufSerializer} writes (magic byte 0, the 4-byte big-endian id, the
+ * message indexes, the message), reading by the writer's descriptor, evolution, and every
+ * way a message can be bad.
+ */
+class ProtobufCodecsTests {
+
+	private static final int MAX = WireFormat.DEFAULT_MAX_BYTES;
+
+	private final TestSchemaRegistry registry = TestSchemaRegistry.start();
+
+	private final RegistryClient client = RegistryClient.builder(this.registry.url()).retries(0).build();
+
+	private final String orderSchema = ProtobufSchema.of(Order.getDescriptor()).text();
+
+	@AfterEach
+	void stopRegistry() {
+		this.registry.close();
+	}
+
+	@Test
+	void writesTheConfluentWireFormatWithMessageIndexes() {
+		this.registry.register("other-value", "JSON", "{\"type\": \"string\"}");
+		long id = this.registry.register("orders-value", "PROTOBUF", this.orderSchema);
+		Order order = TestMessages.order();
+		Envelope envelope = Envelope.newBuilder().setSource("web").build();
+		Order.Line line = order.getLines(0);
+		assertThat(id).isEqualTo(2);
+		// The file's first message: the single byte 0 after the id.
+		assertThat(serializer(Envelope.getDescriptor()).serialize(envelope))
+			.isEqualTo(framed("0000000002" + "00", envelope));
+		// Order is the second top-level message: count 1, index 1.
+		assertThat(serializer(Order.getDescriptor()).serialize(order)).isEqualTo(framed("0000000002" + "0202", order));
+		// Line is Order's first declared nested message (its map entry does not count): [1, 0].
+		assertThat(serializer(Order.Line.getDescriptor()).serialize(line))
+			.isEqualTo(framed("0000000002" + "040200", line));
+		assertThat(serializer(Order.getDescriptor()).serialize(null)).isNull();
+	}
+
+	@Test
+	void readsIntoTheGeneratedTypeOrTheWritersDescriptor() {
+		long id = this.registry.register("orders-value", "PROTOBUF", this.orderSchema);
+		Order order = TestMessages.order();
+		byte[] message = framed(hexId(id) + "0202", order);
+		assertThat(specific(Order.getDefaultInstance()).deserialize(message)).isEqualTo(order);
+		DynamicMessage dynamic = dynamic().deserialize(message);
+		assertThat(dynamic.getDescriptorForType().getFullName()).isEqualTo("lockstep.test.Order");
+		assertThat(dynamic.toByteArray()).isEqualTo(order.toByteArray());
+		DynamicMessage discount = dynamic().deserialize(framed(hexId(id) + "06020000", order.getLines(0).getDiscount()));
+		assertThat(discount.getDescriptorForType().getFullName()).isEqualTo("lockstep.test.Order.Line.Discount");
+		assertThat(specific(Order.getDefaultInstance()).deserialize(null)).isNull();
+	}
+
+	@Test
+	void roundTripsThroughTheKafkaSerdesWithConfluentKeys() {
+		RegistryProtobufSerializer<Message> serializer = new RegistryProtobufSerializer<>();
+		serializer.configure(Map.of("schema.registry.url", this.registry.url(), "auto.register.schemas", true), false);
+		RegistryProtobufDeserializer<Order> deserializer = new RegistryProtobufDeserializer<>();
+		deserializer.configure(Map.of("schema.registry.url", this.registry.url(), "specific.protobuf.value.type",
+				Order.class.getName()), false);
+		Order order = TestMessages.order();
+		assertThat(deserializer.deserialize("orders", serializer.serialize("orders", order))).isEqualTo(order);
+		assertThat(this.client.latestSubjectVersion("orders-value").schema().text()).isEqualTo(this.orderSchema);
+		RegistryProtobufSerializer<Message> byRecord = new RegistryProtobufSerializer<>(this.client, false,
+				SchemaIdSource.AUTO_REGISTER, SubjectNameStrategy.RECORD_NAME, MAX);
+		byRecord.serialize("orders", Envelope.getDefaultInstance());
+		assertThat(this.client.latestSubjectVersion("lockstep.test.Envelope").schema().text()).isEqualTo(this.orderSchema);
+		assertThatExceptionOfType(ConfigException.class)
+			.isThrownBy(() -> new RegistryProtobufDeserializer<>().configure(
+					Map.of("schema.registry.url", this.registry.url(), "derive.type", true), false));
+		assertThatExceptionOfType(ConfigException.class)
+			.isThrownBy(() -> new RegistryProtobufDeserializer<>().configure(Map.of("schema.registry.url",
+					this.registry.url(), "specific.protobuf.value.type", String.class.getName()), false))
+			.withMessageContaining("Not a generated Protobuf message class");
+	}
+
+	@Test
+	void readsNewerWritersKeepingTheirFieldsAsUnknown() {
+		// Version 2 of Order adds a field; a reader generated from version 1 keeps it.
+		String v2 = this.orderSchema.replace("  int64 amount_cents = 3;\n",
+				"  int64 amount_cents = 3;\n  string channel = 20;\n");
+		long id = this.registry.register("orders-value", "PROTOBUF", v2);
+		Descriptor writer = ProtobufSchema.parse(v2).file().findMessageTypeByName("Order");
+		DynamicMessage written = DynamicMessage.newBuilder(writer)
+			.setField(writer.findFieldByName("order_id"), "o-9")
+			.setField(writer.findFieldByName("channel"), "app")
+			.build();
+		Order read = specific(Order.getDefaultInstance()).deserialize(framed(hexId(id) + "0202", written));
+		assertThat(read.getOrderId()).isEqualTo("o-9");
+		assertThat(read.getUnknownFields().hasField(20)).isTrue();
+		assertThat(read.toByteArray()).isEqualTo(written.toByteArray());
+	}
+
+	@Test
+	void refusesEveryKindOfBadMessageAsInvalidData() {
+		long id = this.registry.register("orders-value", "PROTOBUF", this.orderSchema);
+		long jsonId = this.registry.register("other-value", "JSON", "{\"type\": \"string\"}");
+		long badSchema = this.registry.register("bad-value", "PROTOBUF", "syntax = \"proto3\"; message M { X x = 1; }");
+		Order order = TestMessages.order();
+		ProtobufDeserializer<Order> orders = specific(Order.getDefaultInstance());
+		invalid(orders, framed(hexId(id) + "00", order), "wrote a lockstep.test.Envelope, not a lockstep.test.Order");
+		invalid(orders, framed(hexId(id) + "0206", order), "name no message");
+		invalid(orders, framed(hexId(id) + "0202", HexFormat.of().parseHex("0aff")), "Malformed lockstep.test.Order");
+		invalid(dynamic(), framed(hexId(id) + "0202", HexFormat.of().parseHex("0aff")), "Malformed");
+		invalid(orders, framed("00000003e7" + "0202", order), "Unknown schema id 999");
+		invalid(orders, framed(hexId(jsonId) + "0202", order), "is a JSON schema, not PROTOBUF");
+		invalid(orders, framed(hexId(badSchema) + "00", order), "Writer schema " + badSchema);
+		invalid(orders, HexFormat.of().parseHex("01" + hexId(id).substring(2) + "00"), "magic byte");
+		invalid(orders, HexFormat.of().parseHex(hexId(id)), "end before the payload");
+	}
+
+	@Test
+	void refusesAValueOfAnotherTypeAndAnOversizedMessage() {
+		this.registry.register("orders-value", "PROTOBUF", this.orderSchema);
+		ProtobufSerializer<Message> orders = serializer(Order.getDescriptor());
+		assertThatExceptionOfType(SerializationException.class)
+			.isThrownBy(() -> orders.serialize(Envelope.getDefaultInstance()))
+			.withMessageContaining("lockstep.test.Envelope given to the serializer of lockstep.test.Order");
+		ProtobufSerializer<Order> small = ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor(),
+				SchemaIdSource.LOOKUP, 16);
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> small.serialize(TestMessages.order()))
+			.withMessageContaining("exceeds the limit of 16 bytes");
+	}
+
+	@Test
+	void writesWithTheLatestVersionOnlyWhenItIsTheTypesOwnSchema() {
+		long id = this.registry.register("orders-value", "PROTOBUF", this.orderSchema);
+		assertThat(ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor(),
+				SchemaIdSource.LATEST_VERSION, MAX).schemaId()).isEqualTo(id);
+		this.registry.register("orders-value", "PROTOBUF", this.orderSchema.replace("customer = 2", "buyer = 2"));
+		assertThatExceptionOfType(SerializationException.class)
+			.isThrownBy(() -> ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor(),
+					SchemaIdSource.LATEST_VERSION, MAX))
+			.withMessageContaining("is not the messages' schema");
+	}
+
+	private static void invalid(ProtobufDeserializer<?> deserializer, byte[] message, String reason) {
+		assertThatExceptionOfType(InvalidDataException.class).isThrownBy(() -> deserializer.deserialize(message))
+			.withMessageContaining(reason);
+	}
+
+	private <T extends Message> ProtobufSerializer<T> serializer(Descriptor descriptor) {
+		return ProtobufSerializer.of(this.client, "orders-value", descriptor);
+	}
+
+	private <T extends Message> ProtobufDeserializer<T> specific(T defaultInstance) {
+		return ProtobufDeserializer.specific(this.client, defaultInstance, MAX, 8);
+	}
+
+	private ProtobufDeserializer<DynamicMessage> dynamic() {
+		return ProtobufDeserializer.dynamic(this.client, MAX, 8);
+	}
+
+	private static String hexId(long id) {
+		return "00" + String.format("%08x", id);
+	}
+
+	// The documented layout, built by hand: envelope and indexes in hex, then the message's bytes.
+	static byte[] framed(String hexHeader, Message message) {
+		return framed(hexHeader, message.toByteArray());
+	}
+
+	static byte[] framed(String hexHeader, byte[] payload) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		out.writeBytes(HexFormat.of().parseHex(hexHeader));
+		out.writeBytes(payload);
+		return out.toByteArray();
+	}
+
+}

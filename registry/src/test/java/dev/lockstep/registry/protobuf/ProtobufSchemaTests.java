@@ -1,0 +1,146 @@
+package dev.lockstep.registry.protobuf;
+
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.DynamicMessage;
+import dev.lockstep.registry.protobuf.test.Envelope;
+import dev.lockstep.registry.protobuf.test.Order;
+import dev.lockstep.registry.protobuf.test.TestMessages;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Protobuf schemas as the registry holds them: a generated file printed as {@code .proto}
+ * text and read back into the same messages, message indexes that skip map entries, text
+ * written by other tools (options, comments, services), and what is refused.
+ */
+class ProtobufSchemaTests {
+
+	@Test
+	void printedTextReadsBackIntoTheSameMessages() throws Exception {
+		ProtobufSchema schema = ProtobufSchema.of(Order.getDescriptor());
+		ProtobufSchema parsed = ProtobufSchema.parse(schema.text());
+		Descriptor order = parsed.file().findMessageTypeByName("Order");
+		byte[] bytes = TestMessages.order().toByteArray();
+		DynamicMessage dynamic = DynamicMessage.parseFrom(order, bytes);
+		assertThat(dynamic.getUnknownFields().asMap()).isEmpty();
+		assertThat(dynamic.toByteArray()).isEqualTo(bytes);
+		assertThat(ProtoPrinter.print(parsed.file())).isEqualTo(schema.text());
+		FieldDescriptor note = order.findFieldByName("note");
+		assertThat(note.hasPresence()).isTrue();
+		assertThat(dynamic.hasField(note)).isTrue();
+		assertThat(order.findFieldByName("attributes").isMapField()).isTrue();
+		assertThat(order.findFieldByName("voucher").getRealContainingOneof().getName()).isEqualTo("payment");
+	}
+
+	@Test
+	void printsProto3WithFullyQualifiedTypesAndMaps() {
+		String text = ProtobufSchema.of(Envelope.getDescriptor()).text();
+		assertThat(text).startsWith("syntax = \"proto3\";\npackage lockstep.test;\n"
+				+ "import \"google/protobuf/timestamp.proto\";\n\nmessage Envelope {\n  string source = 1;\n}\n");
+		assertThat(text).contains("  map<string, string> attributes = 6;\n")
+			.contains("  optional string note = 7;\n")
+			.contains("  .google.protobuf.Timestamp placed_at = 8;\n")
+			.contains("  oneof payment {\n    string card = 9;\n    string voucher = 10;\n  }\n")
+			.contains("  repeated .lockstep.test.Order.Line lines = 5;\n")
+			.doesNotContain("AttributesEntry")
+			.doesNotContain("java_package");
+	}
+
+	@Test
+	void messageIndexesCountDeclaredMessagesOnly() {
+		ProtobufSchema schema = ProtobufSchema.of(Order.getDescriptor());
+		assertThat(schema.indexesOf("lockstep.test.Envelope")).containsExactly(0);
+		assertThat(schema.indexesOf("lockstep.test.Order")).containsExactly(1);
+		// AttributesEntry is Order's first nested type in the descriptor; Line is the first declared.
+		assertThat(Order.getDescriptor().getNestedTypes().get(0).getName()).isEqualTo("AttributesEntry");
+		assertThat(schema.indexesOf("lockstep.test.Order.Line")).containsExactly(1, 0);
+		assertThat(schema.indexesOf("lockstep.test.Order.Line.Discount")).containsExactly(1, 0, 0);
+		assertThat(schema.messageAt(new int[] { 1, 0, 0 }).getFullName()).isEqualTo("lockstep.test.Order.Line.Discount");
+		assertThat(schema.messageAt(new int[] { 1, 1 })).isNull();
+		assertThat(schema.messageAt(new int[] { 2 })).isNull();
+		assertThatIllegalArgumentException().isThrownBy(() -> schema.indexesOf("lockstep.test.Order.Missing"));
+	}
+
+	@Test
+	void readsTextOtherToolsWrite() {
+		ProtobufSchema schema = ProtobufSchema.parse("""
+				// Written by hand, as a registry may hold it.
+				syntax = "proto3";
+				package shop.v1;
+				option java_package = "com.example.shop";
+				option (my.custom) = { a: 1 b: "x" };
+				/* a block
+				   comment */
+				message Header { string id = 1 [deprecated = true, (ext.opt).x = "y"]; }
+				message Order {
+				  option deprecated = false;
+				  map<string, Header> headers = 1;
+				  message Item { sint64 price = 1 [json_name = "p"]; repeated int32 sizes = 2 [packed = false]; }
+				  reserved 9, 11 to 15;
+				  reserved "legacy";
+				  Item item = 2;
+				  enum Kind { option allow_alias = true; A = 0; B = 1; ALSO_B = 1 [deprecated = true]; }
+				  Kind kind = 3;
+				}
+				service Orders { rpc Get (Header) returns (Order) { option idempotency_level = NO_SIDE_EFFECTS; } }
+				""");
+		assertThat(schema.messageAt(new int[] { 1, 0 }).getFullName()).isEqualTo("shop.v1.Order.Item");
+		Descriptor item = schema.messageAt(new int[] { 1, 0 });
+		assertThat(item.findFieldByName("price").getJsonName()).isEqualTo("p");
+		assertThat(item.findFieldByName("sizes").isPacked()).isFalse();
+		assertThat(schema.file().findMessageTypeByName("Order").findFieldByName("headers").getMessageType()
+			.findFieldByName("value").getMessageType().getFullName()).isEqualTo("shop.v1.Header");
+	}
+
+	@Test
+	void readsProto2DefaultsAndRequiredFields() {
+		ProtobufSchema schema = ProtobufSchema.parse("""
+				syntax = "proto2";
+				message Legacy {
+				  required string id = 1;
+				  optional int32 count = 2 [default = -3];
+				  optional string label = 3 [default = "a\\"b\\u00e9"];
+				  optional bytes raw = 4 [default = "\\001\\xff"];
+				  optional double ratio = 5 [default = inf];
+				  extensions 100 to max;
+				}
+				""");
+		Descriptor legacy = schema.messageAt(new int[] { 0 });
+		assertThat(legacy.findFieldByName("id").isRequired()).isTrue();
+		assertThat(legacy.findFieldByName("count").getDefaultValue()).isEqualTo(-3);
+		assertThat(legacy.findFieldByName("raw").getDefaultValue().toString()).contains("size=2");
+		assertThat(legacy.findFieldByName("ratio").getDefaultValue()).isEqualTo(Double.POSITIVE_INFINITY);
+		assertThat(ProtobufSchema.parse(ProtoPrinter.print(schema.file())).file().toProto().getMessageType(0))
+			.isEqualTo(schema.file().toProto().getMessageType(0));
+	}
+
+	@Test
+	void refusesWhatItCannotRead() {
+		assertThatIllegalArgumentException().isThrownBy(() -> ProtobufSchema.parse("edition = \"2023\";"))
+			.withMessageContaining("editions");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto2\"; message M { optional group G = 1 {} }"))
+			.withMessageContaining("groups");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto3\"; import \"other.proto\"; message M {}"))
+			.withMessageContaining("other.proto").withMessageContaining("references");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto3\"; message M { Missing m = 1; }"))
+			.withMessageContaining("Missing");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto3\"; message M { int32 a = 1; int32 b = 1; }"))
+			.withMessageContaining("1");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto3\";\nmessage M {\n int32 a = 0; }"))
+			.withMessageContaining("line 3");
+		String deep = "message M {".repeat(40) + "}".repeat(40);
+		assertThatIllegalArgumentException().isThrownBy(() -> ProtobufSchema.parse(deep))
+			.withMessageContaining("nested deeper");
+		assertThatIllegalArgumentException().isThrownBy(() -> ProtobufSchema.parse("message M { string s = 1"))
+			.withMessageContaining("end");
+	}
+
+}
