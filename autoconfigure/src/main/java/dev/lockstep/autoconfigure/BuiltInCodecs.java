@@ -15,6 +15,8 @@ import dev.lockstep.registry.json.JsonSchema;
 import dev.lockstep.registry.json.JsonSchemaDeserializer;
 import dev.lockstep.registry.kafka.RawAvroDeserializer;
 import dev.lockstep.registry.kafka.RawAvroSerializer;
+import dev.lockstep.registry.kafka.RawJsonDeserializer;
+import dev.lockstep.registry.kafka.RawJsonSerializer;
 import dev.lockstep.registry.kafka.RegistryAvroSerializer;
 import dev.lockstep.registry.kafka.RegistryJsonSchemaSerializer;
 import dev.lockstep.registry.kafka.SubjectNameStrategy;
@@ -29,8 +31,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.util.ClassUtils;
 
 /**
- * Lockstep's own codecs: bytes, UTF-8 strings, raw Avro, and registry Avro and JSON Schema
- * over the shared {@link RegistryClient}, each built from typed values (the record class,
+ * Lockstep's own codecs: bytes, UTF-8 strings, raw Avro, plain JSON, bare Protobuf, and
+ * registry Avro, JSON Schema and Protobuf over the shared {@link RegistryClient}, each built from typed values (the record class,
  * the client, the schema), never from a configuration map a serde parses back.
  */
 final class BuiltInCodecs {
@@ -41,7 +43,15 @@ final class BuiltInCodecs {
 	/** The codec of JSON Schema through the registry. */
 	static final String REGISTRY_JSON_SCHEMA = "registry-json-schema";
 
+	/** The codec of Protobuf through the registry. */
+	static final String REGISTRY_PROTOBUF = "registry-protobuf";
+
+	/** The codec of bare Protobuf messages. */
+	static final String PROTOBUF = "protobuf";
+
 	private static final String JSON_SCHEMA_VALIDATOR = "com.networknt.schema.SchemaRegistry";
+
+	private static final String PROTOBUF_JAVA = "com.google.protobuf.Message";
 
 	private final RegistryClient registryClient;
 
@@ -60,8 +70,13 @@ final class BuiltInCodecs {
 				plain("string", (settings) -> new StringSerializer(), (settings) -> new StringDeserializer()),
 				plain("raw-avro", (settings) -> new RawAvroSerializer<>(recordType("raw-avro", settings)),
 						(settings) -> new RawAvroDeserializer<>(recordType("raw-avro", settings))),
+				plain("json", (settings) -> new RawJsonSerializer<>(this.jsonMapper),
+						(settings) -> new RawJsonDeserializer<>(jsonType(settings), this.jsonMapper)),
+				plain(PROTOBUF, (settings) -> ProtobufCodecs.rawSerializer(protobuf(PROTOBUF, settings)),
+						(settings) -> ProtobufCodecs.rawDeserializer(protobuf(PROTOBUF, settings))),
 				new Codec(REGISTRY_AVRO, true, this::registryAvroSerializer, this::registryAvroDeserializer),
-				new Codec(REGISTRY_JSON_SCHEMA, true, this::jsonSchemaSerializer, this::jsonSchemaDeserializer));
+				new Codec(REGISTRY_JSON_SCHEMA, true, this::jsonSchemaSerializer, this::jsonSchemaDeserializer),
+				new Codec(REGISTRY_PROTOBUF, true, this::registryProtobufSerializer, this::registryProtobufDeserializer));
 	}
 
 	private static LockstepCodec plain(String name, Function<CodecSettings, Serializer<?>> serializer,
@@ -106,10 +121,35 @@ final class BuiltInCodecs {
 
 	private Deserializer<?> jsonSchemaDeserializer(CodecSettings settings) {
 		// A schema: is the writing side's (output-value defaults to value); readers use the writer's.
-		Class<?> type = (settings.type() != null) ? settings.type() : JsonNode.class;
-		JsonSchemaDeserializer<?> deserializer = JsonSchemaDeserializer.of(jsonRegistry(settings), type,
+		JsonSchemaDeserializer<?> deserializer = JsonSchemaDeserializer.of(jsonRegistry(settings), jsonType(settings),
 				this.jsonMapper, true, WireFormat.DEFAULT_MAX_BYTES, JsonSchemaDeserializer.DEFAULT_CACHE_CAPACITY);
 		return (topic, data) -> deserializer.deserialize(data);
+	}
+
+	private Serializer<?> registryProtobufSerializer(CodecSettings settings) {
+		settings.refuseSchema(REGISTRY_PROTOBUF);
+		return ProtobufCodecs.registrySerializer(registry(REGISTRY_PROTOBUF, protobuf(REGISTRY_PROTOBUF, settings)),
+				settings, idSource());
+	}
+
+	private Deserializer<?> registryProtobufDeserializer(CodecSettings settings) {
+		settings.refuseSchema(REGISTRY_PROTOBUF);
+		return ProtobufCodecs.registryDeserializer(registry(REGISTRY_PROTOBUF, protobuf(REGISTRY_PROTOBUF, settings)),
+				settings);
+	}
+
+	private static Class<?> jsonType(CodecSettings settings) {
+		return (settings.type() != null) ? settings.type() : JsonNode.class;
+	}
+
+	private CodecSettings protobuf(String codec, CodecSettings settings) {
+		if (!ClassUtils.isPresent(PROTOBUF_JAVA, getClass().getClassLoader())) {
+			throw new LockstepConfigurationException(settings.property() + ".codec", null,
+					codec + " needs protobuf-java, which is not on the class path",
+					"Add the dependency com.google.protobuf:protobuf-java (its version is managed by Lockstep's "
+							+ "parent: 4.36.2).");
+		}
+		return settings;
 	}
 
 	private SchemaIdSource idSource() {

@@ -1,5 +1,7 @@
 package dev.lockstep.autoconfigure;
 
+import java.util.stream.Stream;
+
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -37,8 +39,9 @@ public interface CodecFactory {
 	default boolean usesRegistry(LockstepProperties.Codec codec) {
 		// Lockstep's registry codecs, whichever factory builds them.
 		String name = DefaultCodecFactory.canonical(codec.getCodec());
-		return name.equals(DefaultCodecFactory.canonical(BuiltInCodecs.REGISTRY_AVRO))
-				|| name.equals(DefaultCodecFactory.canonical(BuiltInCodecs.REGISTRY_JSON_SCHEMA));
+		return Stream.of(BuiltInCodecs.REGISTRY_AVRO, BuiltInCodecs.REGISTRY_JSON_SCHEMA, BuiltInCodecs.REGISTRY_PROTOBUF)
+			.map(DefaultCodecFactory::canonical)
+			.anyMatch(name::equals);
 	}
 
 }

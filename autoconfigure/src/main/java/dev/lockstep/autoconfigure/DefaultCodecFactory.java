@@ -13,8 +13,8 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Finds each {@link LockstepProperties.Codec}'s {@link LockstepCodec} by the name YAML
- * gives it: Lockstep's own (bytes, string, raw-avro, and registry-avro and
- * registry-json-schema over the shared {@link RegistryClient}) and those of the
+ * gives it: Lockstep's own (bytes, string, json, raw-avro, protobuf, and registry-avro,
+ * registry-json-schema and registry-protobuf over the shared {@link RegistryClient}) and those of the
  * application's {@link LockstepCodec} beans, which replace Lockstep's of the same name.
  */
 public class DefaultCodecFactory implements CodecFactory {

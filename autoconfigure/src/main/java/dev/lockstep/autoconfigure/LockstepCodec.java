@@ -5,8 +5,8 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * An encoding that workers and producers name in YAML ({@code codec: <name>}). Lockstep's
- * own are {@code bytes}, {@code string}, {@code raw-avro}, {@code registry-avro} and
- * {@code registry-json-schema}; define a bean of this type to add one (or to replace one
+ * own are {@code bytes}, {@code string}, {@code json}, {@code raw-avro}, {@code protobuf},
+ * {@code registry-avro}, {@code registry-json-schema} and {@code registry-protobuf}; define a bean of this type to add one (or to replace one
  * of the same name). A codec gets what it needs (a registry client, a mapper, options) as
  * a bean does, and builds its serializers from the typed {@link CodecSettings} of each
  * place it is named.

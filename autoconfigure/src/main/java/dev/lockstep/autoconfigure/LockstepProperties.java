@@ -267,15 +267,17 @@ public class LockstepProperties {
 	public static class Codec {
 
 		/**
-		 * Encoding: bytes, string, raw-avro (no framing), registry-avro or registry-json-schema
-		 * (Confluent wire format), or the name of a LockstepCodec bean.
+		 * Encoding: bytes, string, json, raw-avro or protobuf (no framing), registry-avro,
+		 * registry-json-schema or registry-protobuf (Confluent wire format), or the name of a
+		 * LockstepCodec bean.
 		 */
 		private String codec = "bytes";
 
 		/**
 		 * Generated Avro record class, for raw-avro (required) and registry-avro (reader type;
-		 * generic records when absent); for registry-json-schema, the class JSON maps to
-		 * (JsonNode when absent).
+		 * generic records when absent); generated Protobuf message class, for protobuf
+		 * (required) and registry-protobuf (reader type; DynamicMessage when absent); for json
+		 * and registry-json-schema, the class JSON maps to (JsonNode when absent).
 		 */
 		private Class<?> type;
 

@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.autoconfigure.protobuf.test.Order;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -135,6 +137,8 @@ class DefaultCodecFactoryTests {
 		};
 		assertThat(own.usesRegistry(codec("registry-avro"))).isTrue();
 		assertThat(own.usesRegistry(codec("registryJsonSchema"))).isTrue();
+		assertThat(own.usesRegistry(codec("registry-protobuf"))).isTrue();
+		assertThat(own.usesRegistry(codec("protobuf"))).isFalse();
 		assertThat(own.usesRegistry(codec("string"))).isFalse();
 	}
 
@@ -150,12 +154,57 @@ class DefaultCodecFactoryTests {
 	}
 
 	@Test
+	void protobufCodecsNeedAGeneratedMessageClass() {
+		DefaultCodecFactory factory = new DefaultCodecFactory(RegistryClient.builder("http://127.0.0.1:9").build(),
+				false);
+		LockstepProperties.Codec bare = codec("protobuf");
+		assertThatExceptionOfType(LockstepConfigurationException.class)
+			.isThrownBy(() -> factory.deserializer(bare, false, "p.value"))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("p.value.type"))
+			.withMessageContaining("protobuf needs the generated message class");
+		LockstepProperties.Codec registry = codec("registry-protobuf");
+		registry.setType(String.class);
+		assertThatExceptionOfType(LockstepConfigurationException.class)
+			.isThrownBy(() -> factory.serializer(registry, false, "p.value"))
+			.withMessageContaining("java.lang.String is not a generated Protobuf message");
+		registry.setType(Order.class);
+		assertThat(factory.deserializer(registry, false, "p.value")).isNotNull();
+		bare.setType(Order.class);
+		@SuppressWarnings("unchecked")
+		Serializer<Order> serializer = (Serializer<Order>) factory.serializer(bare, false, "p.value");
+		@SuppressWarnings("unchecked")
+		Deserializer<Order> deserializer = (Deserializer<Order>) factory.deserializer(bare, false, "p.value");
+		Order order = Order.newBuilder().setId("o-1").setAmountCents(5).build();
+		assertThat(serializer.serialize("t", order)).isEqualTo(order.toByteArray());
+		assertThat(deserializer.deserialize("t", order.toByteArray())).isEqualTo(order);
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> deserializer.deserialize("t", new byte[] { 0x0a, (byte) 0xff }));
+	}
+
+	@Test
+	void theJsonCodecWritesPlainJsonAndReadsItStrictly() {
+		DefaultCodecFactory factory = new DefaultCodecFactory(null, false);
+		LockstepProperties.Codec json = codec("json");
+		@SuppressWarnings("unchecked")
+		Serializer<Object> serializer = (Serializer<Object>) factory.serializer(json, false, "p.value");
+		Deserializer<?> trees = factory.deserializer(json, false, "p.value");
+		byte[] bytes = serializer.serialize("t", java.util.Map.of("id", "o-1"));
+		assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"id\":\"o-1\"}");
+		assertThat(trees.deserialize("t", bytes)).hasToString("{\"id\":\"o-1\"}");
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> trees.deserialize("t", "{\"id\":1,\"id\":2}".getBytes(StandardCharsets.UTF_8)))
+			.withMessageContaining("Duplicate");
+		assertThat(factory.usesRegistry(json)).isFalse();
+	}
+
+	@Test
 	void anUnknownNameIsRefusedWithTheNamesThereAre() {
 		assertThatExceptionOfType(LockstepConfigurationException.class)
 			.isThrownBy(() -> new DefaultCodecFactory(null, false, List.of(UPPER)).serializer(codec("cbor"), false,
 					"lockstep.workers.w.value"))
 			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("lockstep.workers.w.value.codec"))
-			.withMessageContaining("bytes, raw-avro, registry-avro, registry-json-schema, string, upper-string");
+			.withMessageContaining("bytes, json, protobuf, raw-avro, registry-avro, registry-json-schema, "
+					+ "registry-protobuf, string, upper-string");
 	}
 
 	@Test
