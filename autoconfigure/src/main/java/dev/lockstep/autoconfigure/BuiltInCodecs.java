@@ -147,7 +147,7 @@ final class BuiltInCodecs {
 			throw new LockstepConfigurationException(settings.property() + ".codec", null,
 					codec + " needs protobuf-java, which is not on the class path",
 					"Add the dependency com.google.protobuf:protobuf-java (its version is managed by Lockstep's "
-							+ "parent: 4.36.2).");
+							+ "BOM: 4.36.2).");
 		}
 		return settings;
 	}
@@ -171,7 +171,7 @@ final class BuiltInCodecs {
 					"registry-json-schema validates with networknt's JSON Schema validator, which is not on the "
 							+ "class path",
 					"Add the dependency com.networknt:json-schema-validator (its version is managed by Lockstep's "
-							+ "parent: 2.0.8).");
+							+ "BOM: 2.0.8).");
 		}
 		return registry(REGISTRY_JSON_SCHEMA, settings);
 	}

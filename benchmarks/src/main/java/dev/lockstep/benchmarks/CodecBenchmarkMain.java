@@ -15,9 +15,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs {@link CodecBenchmarks} and {@link JsonCodecBenchmarks} in one JMH run and prints
- * each result and the ratios of Lockstep's serdes to the raw Avro and Jackson baselines
- * measured in that same run.
+ * Runs {@link CodecBenchmarks}, {@link JsonCodecBenchmarks} and
+ * {@link ProtobufCodecBenchmarks} in one JMH run and prints each result and the ratios of
+ * Lockstep's serdes to the raw Avro, Jackson and protobuf-java baselines measured in that
+ * same run.
  */
 public final class CodecBenchmarkMain {
 
@@ -27,6 +28,7 @@ public final class CodecBenchmarkMain {
 	public static void main(String[] args) throws RunnerException {
 		Options options = new OptionsBuilder().include(CodecBenchmarks.class.getName() + ".*")
 			.include(JsonCodecBenchmarks.class.getName() + ".*")
+			.include(ProtobufCodecBenchmarks.class.getName() + ".*")
 			.mode(Mode.AverageTime)
 			.timeUnit(TimeUnit.NANOSECONDS)
 			.forks(Integer.getInteger("forks", 2))
@@ -44,7 +46,7 @@ public final class CodecBenchmarkMain {
 			name = name.substring(name.lastIndexOf('.') + 1);
 			Result<?> primary = result.getPrimaryResult();
 			scores.put(name, primary.getScore());
-			System.out.printf("RESULT %-20s %8.1f ± %.1f ns/op%n", name, primary.getScore(), primary.getScoreError());
+			System.out.printf("RESULT %-28s %8.1f ± %.1f ns/op%n", name, primary.getScore(), primary.getScoreError());
 		}
 		System.out.printf("RATIOS serialize/raw-encode=%.3f (target <= 1.15) deserialize/raw-decode=%.3f (target <= 1.10)%n",
 				scores.get("lockstepSerialize") / scores.get("rawEncode"),
@@ -53,6 +55,10 @@ public final class CodecBenchmarkMain {
 				+ "(validation against the schema included)%n",
 				scores.get("lockstepJsonSerialize") / scores.get("jacksonWrite"),
 				scores.get("lockstepJsonDeserialize") / scores.get("jacksonRead"));
+		System.out.printf("RATIOS protobuf-serialize/protobuf-write=%.3f protobuf-deserialize/protobuf-read=%.3f "
+				+ "(writer schema name checked on read)%n",
+				scores.get("lockstepProtobufSerialize") / scores.get("protobufWrite"),
+				scores.get("lockstepProtobufDeserialize") / scores.get("protobufRead"));
 	}
 
 }

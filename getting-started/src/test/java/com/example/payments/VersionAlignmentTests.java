@@ -26,9 +26,12 @@ class VersionAlignmentTests {
 	}
 
 	@Test
-	void bomManagesTheAvroLockstepIsBuiltWith() throws IOException {
+	void bomManagesTheLibrariesLockstepIsBuiltWith() throws IOException {
 		String bom = Files.readString(ROOT.resolve("dependencies/pom.xml"));
-		assertThat(first(bom, "<avro.version>([^<]+)</avro.version>")).isEqualTo(property("avro.version"));
+		for (String version : new String[] { "avro.version", "json-schema-validator.version", "protobuf.version" }) {
+			assertThat(first(bom, "<" + Pattern.quote(version) + ">([^<]+)</")).as(version)
+				.isEqualTo(property(version));
+		}
 	}
 
 	@Test

@@ -70,8 +70,16 @@ public class RegistryProtobufDeserializer<T extends Message> implements Deserial
 		if (!Message.class.isAssignableFrom(type) || type == DynamicMessage.class) {
 			throw new ConfigException(key, name, "Not a generated Protobuf message class");
 		}
-		this.deserializer = ProtobufDeserializer.specific(this.client,
-				Internal.getDefaultInstance((Class<T>) type), config.maxMessageBytes(), config.cacheCapacity());
+		T defaultInstance;
+		try {
+			defaultInstance = Internal.getDefaultInstance((Class<T>) type);
+		}
+		catch (RuntimeException ex) {
+			// An abstract type, such as Message or GeneratedMessage itself.
+			throw new ConfigException(key, name, "Not a generated Protobuf message class");
+		}
+		this.deserializer = ProtobufDeserializer.specific(this.client, defaultInstance, config.maxMessageBytes(),
+				config.cacheCapacity());
 	}
 
 	@Override

@@ -100,9 +100,15 @@ public class RegistryProtobufSerializer<T extends Message> implements Serializer
 			throw new IllegalStateException("RegistryProtobufSerializer used before configure()");
 		}
 		Descriptor type = data.getDescriptorForType();
-		return this.byType.computeIfAbsent(type, (key) -> new ConcurrentHashMap<>())
-			.computeIfAbsent(topic, (key) -> serializerFor(topic, type))
-			.serialize(data);
+		ConcurrentMap<String, ProtobufSerializer<T>> byTopic = this.byType.get(type);
+		if (byTopic == null) {
+			byTopic = this.byType.computeIfAbsent(type, (key) -> new ConcurrentHashMap<>());
+		}
+		ProtobufSerializer<T> serializer = byTopic.get(topic);
+		if (serializer == null) {
+			serializer = byTopic.computeIfAbsent(topic, (key) -> serializerFor(topic, type));
+		}
+		return serializer.serialize(data);
 	}
 
 	private ProtobufSerializer<T> serializerFor(String topic, Descriptor type) {

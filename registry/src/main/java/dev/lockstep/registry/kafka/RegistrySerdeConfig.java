@@ -191,7 +191,8 @@ public final class RegistrySerdeConfig {
 		REFUSED_UNLESS_DEFAULT.put("json.indent.output", "false");
 		REFUSED_UNLESS_DEFAULT.put("json.default.property.inclusion", "");
 		REFUSED_UNLESS_DEFAULT.put("derive.type", "false");
-		REFUSED_UNLESS_DEFAULT.put("reference.subject.name.strategy", "");
+		REFUSED_UNLESS_DEFAULT.put("reference.subject.name.strategy",
+				"io.confluent.kafka.serializers.subject.DefaultReferenceSubjectNameStrategy");
 		REFUSED_UNLESS_DEFAULT.put("reference.lookup.only", "false");
 	}
 

@@ -3,6 +3,7 @@ package dev.lockstep.registry.protobuf;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -126,13 +127,25 @@ final class ProtoParser {
 		DescriptorProto.Builder message = DescriptorProto.newBuilder().setName(identifier());
 		expect("{");
 		List<OneofDescriptorProto> synthetic = new ArrayList<>();
-		List<FieldDescriptorProto.Builder> optionals = new ArrayList<>();
+		Set<Integer> optionals = new HashSet<>();
 		while (!accept("}")) {
 			String word = peek();
 			switch (word) {
 				case ";" -> next();
-				case "option", "extensions" -> skipStatement();
-				case "reserved" -> skipStatement();
+				case "option" -> {
+					next();
+					String option = optionName();
+					expect("=");
+					if (option.equals("map_entry")) {
+						// An entry type written out, as Confluent's registry prints maps.
+						message.setOptions(MessageOptions.newBuilder().setMapEntry(bool()));
+						expect(";");
+					}
+					else {
+						skipStatement();
+					}
+				}
+				case "extensions", "reserved" -> skipStatement();
 				case "message" -> {
 					next();
 					message.addNestedType(message(depth + 1));
@@ -173,19 +186,24 @@ final class ProtoParser {
 					FieldDescriptorProto.Label label = label();
 					FieldDescriptorProto.Builder field = field(label);
 					if (this.proto3 && label == FieldDescriptorProto.Label.LABEL_OPTIONAL) {
-						optionals.add(field);
+						optionals.add(message.getFieldCount());
 					}
 					message.addField(field);
 				}
 			}
 		}
 		// proto3 optional: each field in a synthetic oneof of its own, after the real ones.
-		for (FieldDescriptorProto.Builder optional : optionals) {
-			int index = message.getOneofDeclCount() + synthetic.size();
-			synthetic.add(OneofDescriptorProto.newBuilder().setName(syntheticName(message, optional.getName())).build());
-			for (FieldDescriptorProto.Builder field : message.getFieldBuilderList()) {
-				if (field.getNumber() == optional.getNumber()) {
-					field.setProto3Optional(true).setOneofIndex(index);
+		if (!optionals.isEmpty()) {
+			Set<String> names = new HashSet<>();
+			message.getFieldList().forEach((field) -> names.add(field.getName()));
+			message.getOneofDeclList().forEach((oneof) -> names.add(oneof.getName()));
+			message.getNestedTypeList().forEach((type) -> names.add(type.getName()));
+			message.getEnumTypeList().forEach((type) -> names.add(type.getName()));
+			for (int i = 0; i < message.getFieldCount(); i++) {
+				FieldDescriptorProto.Builder field = message.getFieldBuilder(i);
+				if (optionals.contains(i)) {
+					field.setProto3Optional(true).setOneofIndex(message.getOneofDeclCount() + synthetic.size());
+					synthetic.add(OneofDescriptorProto.newBuilder().setName(syntheticName(names, field.getName())).build());
 				}
 			}
 		}
@@ -193,18 +211,13 @@ final class ProtoParser {
 		return message.build();
 	}
 
-	private static String syntheticName(DescriptorProto.Builder message, String field) {
-		// As protoc names it: "_" + field, prefixed with "X" while it clashes.
-		String name = "_" + field;
-		while (clashes(message, name)) {
+	// As protoc names it: the field's name with a leading "_", then "X" prefixed while it clashes.
+	private static String syntheticName(Set<String> names, String field) {
+		String name = field.startsWith("_") ? field : "_" + field;
+		while (!names.add(name)) {
 			name = "X" + name;
 		}
 		return name;
-	}
-
-	private static boolean clashes(DescriptorProto.Builder message, String name) {
-		return message.getFieldList().stream().anyMatch((field) -> field.getName().equals(name))
-				|| message.getOneofDeclList().stream().anyMatch((oneof) -> oneof.getName().equals(name));
 	}
 
 	private FieldDescriptorProto.Label label() {
@@ -614,10 +627,10 @@ final class ProtoParser {
 			}
 			else if (Character.isDigit(c) || (c == '.' && i + 1 < length && Character.isDigit(text.charAt(i + 1)))) {
 				int start = i++;
+				boolean hex = c == '0' && i < length && (text.charAt(i) == 'x' || text.charAt(i) == 'X');
 				while (i < length && (isWordPart(text.charAt(i)) || text.charAt(i) == '.'
-						|| ((text.charAt(i) == '+' || text.charAt(i) == '-')
-								&& (text.charAt(i - 1) == 'e' || text.charAt(i - 1) == 'E')
-								&& !text.substring(start, i).toLowerCase(Locale.ROOT).startsWith("0x")))) {
+						|| (!hex && (text.charAt(i) == '+' || text.charAt(i) == '-')
+								&& (text.charAt(i - 1) == 'e' || text.charAt(i - 1) == 'E')))) {
 					i++;
 				}
 				tokens.add(new Token(Kind.NUMBER, text.substring(start, i), null, line));
@@ -629,12 +642,13 @@ final class ProtoParser {
 					if (i >= length || text.charAt(i) == '\n') {
 						throw new IllegalArgumentException("Unterminated string (line " + line + ")");
 					}
-					char s = text.charAt(i++);
+					int s = text.codePointAt(i);
+					i += Character.charCount(s);
 					if (s == c) {
 						break;
 					}
 					if (s != '\\') {
-						bytes.writeBytes(String.valueOf(s).getBytes(StandardCharsets.UTF_8));
+						bytes.writeBytes(Character.toString(s).getBytes(StandardCharsets.UTF_8));
 						continue;
 					}
 					if (i >= length) {
@@ -649,6 +663,24 @@ final class ProtoParser {
 						case 'b' -> bytes.write('\b');
 						case 'f' -> bytes.write('\f');
 						case 'v' -> bytes.write(11);
+						case 'u', 'U' -> {
+							int digits = (e == 'u') ? 4 : 8;
+							if (i + digits > length) {
+								throw new IllegalArgumentException("Bad \\" + e + " escape (line " + line + ")");
+							}
+							int codePoint;
+							try {
+								codePoint = Integer.parseInt(text.substring(i, i + digits), 16);
+							}
+							catch (NumberFormatException ex) {
+								throw new IllegalArgumentException("Bad \\" + e + " escape (line " + line + ")");
+							}
+							if (!Character.isValidCodePoint(codePoint)) {
+								throw new IllegalArgumentException("Bad \\" + e + " escape (line " + line + ")");
+							}
+							i += digits;
+							bytes.writeBytes(Character.toString(codePoint).getBytes(StandardCharsets.UTF_8));
+						}
 						case 'x', 'X' -> {
 							int value = 0;
 							int digits = 0;

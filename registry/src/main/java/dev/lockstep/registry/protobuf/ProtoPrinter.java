@@ -7,8 +7,6 @@ import java.util.Locale;
 import java.util.Set;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.DescriptorProtos.DescriptorProto;
-import com.google.protobuf.DescriptorProtos.EnumDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
@@ -22,8 +20,10 @@ import com.google.protobuf.TextFormat;
 /**
  * Writes a file descriptor as {@code .proto} text, the form a registry holds: what
  * {@link ProtoParser} reads back into the same messages. Type names are written fully
- * qualified, so that the text means one thing wherever it is read; file options (Java
- * package names and the like) are left out, as they do not change the wire format.
+ * qualified, so that the text means one thing wherever it is read; nested types keep the
+ * descriptor's order, a map's entry type written out as protoc makes it (message indexes
+ * count it). File options (Java package names and the like) and reserved ranges are left
+ * out, as they do not change the wire format.
  */
 final class ProtoPrinter {
 
@@ -71,6 +71,9 @@ final class ProtoPrinter {
 	private void message(Descriptor message, String indent) {
 		this.out.append(indent).append("message ").append(message.getName()).append(" {\n");
 		String inner = indent + "  ";
+		if (message.getOptions().getMapEntry()) {
+			this.out.append(inner).append("option map_entry = true;\n");
+		}
 		Set<OneofDescriptor> printed = new HashSet<>();
 		for (FieldDescriptor field : message.getFields()) {
 			OneofDescriptor oneof = field.getRealContainingOneof();
@@ -85,32 +88,19 @@ final class ProtoPrinter {
 				this.out.append(inner).append("}\n");
 			}
 		}
+		// In the descriptor's order, map entries included: message indexes are positions in it.
 		for (Descriptor nested : message.getNestedTypes()) {
-			if (!nested.getOptions().getMapEntry()) {
-				message(nested, inner);
-			}
+			message(nested, inner);
 		}
 		for (EnumDescriptor enumeration : message.getEnumTypes()) {
 			enumeration(enumeration, inner);
 		}
-		DescriptorProto proto = message.toProto();
-		List<String> reserved = new ArrayList<>();
-		proto.getReservedRangeList().forEach((range) -> reserved.add(range(range.getStart(), range.getEnd() - 1)));
-		reserved(inner, reserved, proto.getReservedNameList());
 		this.out.append(indent).append("}\n");
 	}
 
 	private void field(FieldDescriptor field, String indent) {
 		FieldDescriptorProto proto = field.toProto();
-		this.out.append(indent);
-		if (field.isMapField()) {
-			Descriptor entry = field.getMessageType();
-			this.out.append("map<").append(type(entry.findFieldByNumber(1))).append(", ")
-				.append(type(entry.findFieldByNumber(2))).append("> ");
-		}
-		else {
-			this.out.append(label(field, proto)).append(type(field)).append(' ');
-		}
+		this.out.append(indent).append(label(field, proto)).append(type(field)).append(' ');
 		this.out.append(field.getName()).append(" = ").append(field.getNumber());
 		List<String> options = new ArrayList<>();
 		if (proto.hasDefaultValue()) {
@@ -132,6 +122,9 @@ final class ProtoPrinter {
 	}
 
 	private static String label(FieldDescriptor field, FieldDescriptorProto proto) {
+		if (field.getRealContainingOneof() != null) {
+			return "";
+		}
 		if (field.isRepeated()) {
 			return "repeated ";
 		}
@@ -169,25 +162,7 @@ final class ProtoPrinter {
 		for (EnumValueDescriptor value : enumeration.getValues()) {
 			this.out.append(inner).append(value.getName()).append(" = ").append(value.getNumber()).append(";\n");
 		}
-		EnumDescriptorProto proto = enumeration.toProto();
-		List<String> reserved = new ArrayList<>();
-		proto.getReservedRangeList().forEach((range) -> reserved.add(range(range.getStart(), range.getEnd())));
-		reserved(inner, reserved, proto.getReservedNameList());
 		this.out.append(indent).append("}\n");
-	}
-
-	private void reserved(String indent, List<String> ranges, List<String> names) {
-		if (!ranges.isEmpty()) {
-			this.out.append(indent).append("reserved ").append(String.join(", ", ranges)).append(";\n");
-		}
-		if (!names.isEmpty()) {
-			this.out.append(indent).append("reserved ")
-				.append(String.join(", ", names.stream().map(ProtoPrinter::quote).toList())).append(";\n");
-		}
-	}
-
-	private static String range(int start, int end) {
-		return (start == end) ? Integer.toString(start) : start + " to " + ((end == 536_870_911) ? "max" : end);
 	}
 
 	private static String quote(String text) {

@@ -1,6 +1,8 @@
 package dev.lockstep.registry.protobuf;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -122,30 +124,25 @@ public final class ProtobufSchema {
 	}
 
 	/**
-	 * Return the path of a message in this schema's file, as the wire format writes it.
-	 * @param fullName the message's full name, such as {@code lockstep.test.Order.Line}
+	 * Return the path of a message in this schema's file, as the wire format writes it:
+	 * each index is the message's position among its parent's nested types in the
+	 * descriptor, where a map's entry type counts (as Confluent's serializer counts it
+	 * without {@code normalize.schemas}).
+	 * @param message the message, of this schema's file or of one of the same text
 	 * @return its indexes
 	 * @throws IllegalArgumentException when the file has no such message
 	 */
-	public int[] indexesOf(String fullName) {
-		List<Integer> path = new ArrayList<>();
-		List<Descriptor> types = declared(this.file.getMessageTypes());
-		while (true) {
-			int index = 0;
-			while (index < types.size() && !fullName.equals(types.get(index).getFullName())
-					&& !fullName.startsWith(types.get(index).getFullName() + ".")) {
-				index++;
-			}
-			if (index == types.size()) {
-				throw new IllegalArgumentException("The schema has no message " + fullName);
-			}
-			path.add(index);
-			Descriptor message = types.get(index);
-			if (message.getFullName().equals(fullName)) {
-				return path.stream().mapToInt(Integer::intValue).toArray();
-			}
-			types = declared(message.getNestedTypes());
+	public int[] indexesOf(Descriptor message) {
+		Deque<Integer> path = new ArrayDeque<>();
+		for (Descriptor type = message; type != null; type = type.getContainingType()) {
+			path.push(type.getIndex());
 		}
+		int[] indexes = path.stream().mapToInt(Integer::intValue).toArray();
+		Descriptor own = messageAt(indexes);
+		if (own == null || !own.getFullName().equals(message.getFullName())) {
+			throw new IllegalArgumentException("The schema has no message " + message.getFullName());
+		}
+		return indexes;
 	}
 
 	/**
@@ -157,19 +154,13 @@ public final class ProtobufSchema {
 		List<Descriptor> types = this.file.getMessageTypes();
 		Descriptor message = null;
 		for (int index : indexes) {
-			List<Descriptor> declared = declared(types);
-			if (index >= declared.size()) {
+			if (index >= types.size()) {
 				return null;
 			}
-			message = declared.get(index);
+			message = types.get(index);
 			types = message.getNestedTypes();
 		}
 		return message;
-	}
-
-	// Map entries are protoc's types, not declared ones: indexes skip them.
-	private static List<Descriptor> declared(List<Descriptor> types) {
-		return types.stream().filter((type) -> !type.getOptions().getMapEntry()).toList();
 	}
 
 	@Override

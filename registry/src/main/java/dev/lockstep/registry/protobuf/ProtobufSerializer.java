@@ -37,7 +37,7 @@ public final class ProtobufSerializer<T extends Message> {
 	private ProtobufSerializer(Descriptor descriptor, ProtobufSchema schema, long schemaId, int maxBytes) {
 		this.descriptor = descriptor;
 		this.schemaId = schemaId;
-		byte[] indexes = MessageIndexes.encode(schema.indexesOf(descriptor.getFullName()));
+		byte[] indexes = MessageIndexes.encode(schema.indexesOf(descriptor));
 		this.header = new byte[WireFormat.HEADER_BYTES + indexes.length];
 		WireFormat.writeHeader(schemaId, this.header);
 		System.arraycopy(indexes, 0, this.header, WireFormat.HEADER_BYTES, indexes.length);

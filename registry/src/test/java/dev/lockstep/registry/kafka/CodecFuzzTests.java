@@ -73,7 +73,7 @@ class CodecFuzzTests {
 		protobufSeeds = List.of(protobuf(protobufId, "0202", order.toByteArray()),
 				protobuf(protobufId, "00", dev.lockstep.registry.protobuf.test.Envelope.newBuilder().setSource("s").build()
 					.toByteArray()),
-				protobuf(protobufId, "040200", order.getLines(0).toByteArray()));
+				protobuf(protobufId, "040202", order.getLines(0).toByteArray()));
 	}
 
 	private static byte[] protobuf(long id, String indexes, byte[] payload) {

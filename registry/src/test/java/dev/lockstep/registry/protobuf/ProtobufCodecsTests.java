@@ -60,9 +60,9 @@ class ProtobufCodecsTests {
 			.isEqualTo(framed("0000000002" + "00", envelope));
 		// Order is the second top-level message: count 1, index 1.
 		assertThat(serializer(Order.getDescriptor()).serialize(order)).isEqualTo(framed("0000000002" + "0202", order));
-		// Line is Order's first declared nested message (its map entry does not count): [1, 0].
+		// Line is Order's second nested type, after its map's entry type: [1, 1].
 		assertThat(serializer(Order.Line.getDescriptor()).serialize(line))
-			.isEqualTo(framed("0000000002" + "040200", line));
+			.isEqualTo(framed("0000000002" + "040202", line));
 		assertThat(serializer(Order.getDescriptor()).serialize(null)).isNull();
 	}
 
@@ -75,7 +75,7 @@ class ProtobufCodecsTests {
 		DynamicMessage dynamic = dynamic().deserialize(message);
 		assertThat(dynamic.getDescriptorForType().getFullName()).isEqualTo("lockstep.test.Order");
 		assertThat(dynamic.toByteArray()).isEqualTo(order.toByteArray());
-		DynamicMessage discount = dynamic().deserialize(framed(hexId(id) + "06020000", order.getLines(0).getDiscount()));
+		DynamicMessage discount = dynamic().deserialize(framed(hexId(id) + "06020200", order.getLines(0).getDiscount()));
 		assertThat(discount.getDescriptorForType().getFullName()).isEqualTo("lockstep.test.Order.Line.Discount");
 		assertThat(specific(Order.getDefaultInstance()).deserialize(null)).isNull();
 	}

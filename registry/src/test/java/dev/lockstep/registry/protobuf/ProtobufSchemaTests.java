@@ -3,6 +3,7 @@ package dev.lockstep.registry.protobuf;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.DynamicMessage;
+import dev.lockstep.registry.protobuf.test.Catalog;
 import dev.lockstep.registry.protobuf.test.Envelope;
 import dev.lockstep.registry.protobuf.test.Order;
 import dev.lockstep.registry.protobuf.test.TestMessages;
@@ -40,28 +41,55 @@ class ProtobufSchemaTests {
 		String text = ProtobufSchema.of(Envelope.getDescriptor()).text();
 		assertThat(text).startsWith("syntax = \"proto3\";\npackage lockstep.test;\n"
 				+ "import \"google/protobuf/timestamp.proto\";\n\nmessage Envelope {\n  string source = 1;\n}\n");
-		assertThat(text).contains("  map<string, string> attributes = 6;\n")
+		assertThat(text).contains("  repeated .lockstep.test.Order.AttributesEntry attributes = 6;\n")
+			.contains("  message AttributesEntry {\n    option map_entry = true;\n    string key = 1;\n")
 			.contains("  optional string note = 7;\n")
 			.contains("  .google.protobuf.Timestamp placed_at = 8;\n")
 			.contains("  oneof payment {\n    string card = 9;\n    string voucher = 10;\n  }\n")
 			.contains("  repeated .lockstep.test.Order.Line lines = 5;\n")
-			.doesNotContain("AttributesEntry")
 			.doesNotContain("java_package");
 	}
 
 	@Test
-	void messageIndexesCountDeclaredMessagesOnly() {
+	void messageIndexesCountMapEntriesAsProtocNumbersThem() {
 		ProtobufSchema schema = ProtobufSchema.of(Order.getDescriptor());
-		assertThat(schema.indexesOf("lockstep.test.Envelope")).containsExactly(0);
-		assertThat(schema.indexesOf("lockstep.test.Order")).containsExactly(1);
-		// AttributesEntry is Order's first nested type in the descriptor; Line is the first declared.
+		assertThat(schema.indexesOf(Envelope.getDescriptor())).containsExactly(0);
+		assertThat(schema.indexesOf(Order.getDescriptor())).containsExactly(1);
+		// AttributesEntry is Order's first nested type (the map comes before Line in the file).
 		assertThat(Order.getDescriptor().getNestedTypes().get(0).getName()).isEqualTo("AttributesEntry");
-		assertThat(schema.indexesOf("lockstep.test.Order.Line")).containsExactly(1, 0);
-		assertThat(schema.indexesOf("lockstep.test.Order.Line.Discount")).containsExactly(1, 0, 0);
-		assertThat(schema.messageAt(new int[] { 1, 0, 0 }).getFullName()).isEqualTo("lockstep.test.Order.Line.Discount");
-		assertThat(schema.messageAt(new int[] { 1, 1 })).isNull();
-		assertThat(schema.messageAt(new int[] { 2 })).isNull();
-		assertThatIllegalArgumentException().isThrownBy(() -> schema.indexesOf("lockstep.test.Order.Missing"));
+		assertThat(schema.indexesOf(Order.Line.getDescriptor())).containsExactly(1, 1);
+		assertThat(schema.indexesOf(Order.Line.Discount.getDescriptor())).containsExactly(1, 1, 0);
+		assertThat(schema.indexesOf(Catalog.Item.getDescriptor())).containsExactly(2, 0);
+		assertThat(schema.indexesOf(Catalog.Tag.getDescriptor())).containsExactly(2, 2);
+		assertThat(schema.messageAt(new int[] { 1, 1, 0 }).getFullName()).isEqualTo("lockstep.test.Order.Line.Discount");
+		assertThat(schema.messageAt(new int[] { 1, 3 })).isNull();
+		assertThat(schema.messageAt(new int[] { 3 })).isNull();
+		Descriptor other = ProtobufSchema.parse("syntax = \"proto3\"; package lockstep.test; message Other {}").file()
+			.findMessageTypeByName("Other");
+		assertThatIllegalArgumentException().isThrownBy(() -> schema.indexesOf(other));
+	}
+
+	@Test
+	void aPrintedSchemaKeepsTheOrderOfNestedTypesAroundAMap() {
+		ProtobufSchema parsed = ProtobufSchema.parse(ProtobufSchema.of(Catalog.getDescriptor()).text());
+		Descriptor catalog = parsed.file().findMessageTypeByName("Catalog");
+		assertThat(catalog.getNestedTypes()).extracting(Descriptor::getName).containsExactly("Item", "ItemsEntry", "Tag");
+		assertThat(catalog.findFieldByName("items").isMapField()).isTrue();
+		assertThat(parsed.messageAt(new int[] { 2, 2 }).getFullName()).isEqualTo("lockstep.test.Catalog.Tag");
+	}
+
+	@Test
+	void proto2OneofsAndEscapesReadBack() {
+		ProtobufSchema schema = ProtobufSchema.parse("""
+				syntax = "proto2";
+				message Choice {
+				  oneof pick { int32 a = 1; string b = 2 [default = "\\u00e9\\U0001F600"]; }
+				}
+				""");
+		Descriptor choice = schema.messageAt(new int[] { 0 });
+		assertThat(choice.findFieldByName("b").getDefaultValue()).isEqualTo("\u00e9\uD83D\uDE00");
+		ProtobufSchema again = ProtobufSchema.parse(ProtoPrinter.print(schema.file()));
+		assertThat(again.messageAt(new int[] { 0 }).toProto()).isEqualTo(choice.toProto());
 	}
 
 	@Test
@@ -87,8 +115,9 @@ class ProtobufSchemaTests {
 				}
 				service Orders { rpc Get (Header) returns (Order) { option idempotency_level = NO_SIDE_EFFECTS; } }
 				""");
-		assertThat(schema.messageAt(new int[] { 1, 0 }).getFullName()).isEqualTo("shop.v1.Order.Item");
-		Descriptor item = schema.messageAt(new int[] { 1, 0 });
+		// HeadersEntry, protoc's type of the map declared first, is Order's nested type 0.
+		assertThat(schema.messageAt(new int[] { 1, 1 }).getFullName()).isEqualTo("shop.v1.Order.Item");
+		Descriptor item = schema.messageAt(new int[] { 1, 1 });
 		assertThat(item.findFieldByName("price").getJsonName()).isEqualTo("p");
 		assertThat(item.findFieldByName("sizes").isPacked()).isFalse();
 		assertThat(schema.file().findMessageTypeByName("Order").findFieldByName("headers").getMessageType()

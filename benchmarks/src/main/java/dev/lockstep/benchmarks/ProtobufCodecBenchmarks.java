@@ -1,0 +1,78 @@
+package dev.lockstep.benchmarks;
+
+import java.util.Map;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import dev.lockstep.benchmarks.protobuf.ProtoOrder;
+import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
+import dev.lockstep.registry.kafka.RegistryProtobufSerializer;
+import dev.lockstep.registry.protobuf.ProtobufSchema;
+import dev.lockstep.test.registry.TestSchemaRegistry;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Lockstep's Protobuf serde on the cache-hit path against protobuf-java's own encoding of
+ * the same order (no envelope, no message indexes).
+ */
+@State(Scope.Benchmark)
+public class ProtobufCodecBenchmarks {
+
+	private final ProtoOrder order = ProtoOrder.newBuilder().setId(12345L).setStatus("PAID").setAmountCents(12500L)
+		.build();
+
+	private TestSchemaRegistry registry;
+
+	private RegistryProtobufSerializer<Message> serializer;
+
+	private RegistryProtobufDeserializer<ProtoOrder> deserializer;
+
+	private byte[] raw;
+
+	private byte[] framed;
+
+	@Setup(Level.Trial)
+	public void setUp() {
+		this.registry = TestSchemaRegistry.start();
+		this.registry.register("orders-value", "PROTOBUF", ProtobufSchema.of(ProtoOrder.getDescriptor()).text());
+		this.serializer = new RegistryProtobufSerializer<>();
+		this.serializer.configure(Map.of("schema.registry.url", this.registry.url()), false);
+		this.deserializer = new RegistryProtobufDeserializer<>();
+		this.deserializer.configure(Map.of("schema.registry.url", this.registry.url(), "specific.protobuf.value.type",
+				ProtoOrder.class.getName()), false);
+		this.framed = this.serializer.serialize("orders", this.order);
+		this.deserializer.deserialize("orders", this.framed);
+		this.raw = this.order.toByteArray();
+	}
+
+	@TearDown(Level.Trial)
+	public void tearDown() {
+		this.registry.close();
+	}
+
+	@Benchmark
+	public byte[] protobufWrite() {
+		return this.order.toByteArray();
+	}
+
+	@Benchmark
+	public ProtoOrder protobufRead() throws InvalidProtocolBufferException {
+		return ProtoOrder.parseFrom(this.raw);
+	}
+
+	@Benchmark
+	public byte[] lockstepProtobufSerialize() {
+		return this.serializer.serialize("orders", this.order);
+	}
+
+	@Benchmark
+	public ProtoOrder lockstepProtobufDeserialize() {
+		return this.deserializer.deserialize("orders", this.framed);
+	}
+
+}
