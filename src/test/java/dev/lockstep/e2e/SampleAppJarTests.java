@@ -1,5 +1,6 @@
 package dev.lockstep.e2e;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -11,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The packaged sample app, run as separate processes the way the README tells a
  * newcomer to: the demo on a fresh temporary broker, and the three commands one after
- * another from one directory, sharing the development broker's data.
+ * another from one directory, sharing the development broker's and registry's data.
  */
 class SampleAppJarTests {
 
@@ -25,14 +26,19 @@ class SampleAppJarTests {
 	}
 
 	@Test
-	void separateSeedTransformVerifyProcessesShareTheDevelopmentBroker(@TempDir Path workDir) throws Exception {
+	void separateSeedTransformVerifyProcessesShareTheDevelopmentBrokerAndRegistry(@TempDir Path workDir)
+			throws Exception {
+		// Registry mode with the development registry: each process starts its own, on the
+		// schemas (and ids) the previous one kept beside the broker's data.
 		for (String[] step : new String[][] { { "seed", "seeded 3" }, { "transform", "committed 3" },
 				{ "verify", "verified 2 orders and 1 tombstone" } }) {
-			SampleAppProcess app = SampleAppProcess.start(workDir, step[0]);
+			SampleAppProcess app = SampleAppProcess.start(workDir, step[0], "--sample.registry=embedded");
 			assertThat(app.awaitExit(TIMEOUT)).as(app::output).isZero();
 			assertThat(app.output()).contains(step[1]);
 		}
 		assertThat(workDir.resolve(".lockstep/kafka")).isDirectory();
+		assertThat(Files.readString(workDir.resolve(".lockstep/registry/schemas.json")))
+			.contains("cookbook-orders-value").contains("cookbook-normalized-value");
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.lockstep.registry.server.Compatibility;
 import dev.lockstep.worker.WorkerSettings;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -927,8 +928,74 @@ public class LockstepProperties {
 
 		private final EmbeddedBroker embeddedBroker = new EmbeddedBroker();
 
+		private final EmbeddedRegistry embeddedRegistry = new EmbeddedRegistry();
+
 		public EmbeddedBroker getEmbeddedBroker() {
 			return this.embeddedBroker;
+		}
+
+		public EmbeddedRegistry getEmbeddedRegistry() {
+			return this.embeddedRegistry;
+		}
+
+	}
+
+	/**
+	 * A Confluent-API schema registry inside the JVM for development, used when no
+	 * registry is configured.
+	 */
+	public static class EmbeddedRegistry {
+
+		/**
+		 * Whether to start the development registry when lockstep.registry.url is not set.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Directory of the registry's schemas, kept between runs.
+		 */
+		private String dataDir = ".lockstep/registry";
+
+		/**
+		 * Whether to keep the schemas in memory only, forgotten when the registry stops.
+		 */
+		private boolean temporary = false;
+
+		/**
+		 * Compatibility level of subjects that have none of their own.
+		 */
+		private Compatibility compatibility = Compatibility.BACKWARD;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getDataDir() {
+			return this.dataDir;
+		}
+
+		public void setDataDir(String dataDir) {
+			this.dataDir = dataDir;
+		}
+
+		public boolean isTemporary() {
+			return this.temporary;
+		}
+
+		public void setTemporary(boolean temporary) {
+			this.temporary = temporary;
+		}
+
+		public Compatibility getCompatibility() {
+			return this.compatibility;
+		}
+
+		public void setCompatibility(Compatibility compatibility) {
+			this.compatibility = compatibility;
 		}
 
 	}

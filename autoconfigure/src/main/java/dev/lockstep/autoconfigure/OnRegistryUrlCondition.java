@@ -11,9 +11,10 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Matches when {@code lockstep.registry.url} holds at least one URL (as a single value,
- * a comma-separated list or an indexed list).
+ * a comma-separated list or an indexed list). Public for the development registry's
+ * auto-configuration, which starts only without one.
  */
-class OnRegistryUrlCondition extends SpringBootCondition {
+public class OnRegistryUrlCondition extends SpringBootCondition {
 
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {

@@ -2,12 +2,9 @@ package dev.lockstep.autoconfigure;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,16 +18,8 @@ import dev.lockstep.test.registry.TestSchemaRegistry;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.WorkerStatus;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +32,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A worker declared in properties with {@code registry-json-schema} codecs on a real
@@ -60,13 +48,9 @@ class LockstepJsonSchemaIntegrationTests {
 
 	private static TestSchemaRegistry registry;
 
-	private final String input = "json-in-" + UUID.randomUUID();
-
-	private final String output = "json-out-" + UUID.randomUUID();
-
-	private final String quarantine = "json-quarantine-" + UUID.randomUUID();
-
 	private final ObjectMapper mapper = new ObjectMapper();
+
+	private final RegistryWorkerFixture topics = new RegistryWorkerFixture(broker);
 
 	@BeforeAll
 	static void start() {
@@ -84,29 +68,29 @@ class LockstepJsonSchemaIntegrationTests {
 	void normalizesJsonSchemaValuesAndQuarantinesInvalidOnes() throws Exception {
 		String schemaText = new String(getClass().getResourceAsStream("/json-order.schema.json").readAllBytes(),
 				StandardCharsets.UTF_8);
-		long v1 = registry.register(this.input + "-value", "JSON", schemaText);
-		registry.register(this.output + "-value", "JSON", schemaText);
+		long v1 = registry.register(this.topics.input + "-value", "JSON", schemaText);
+		registry.register(this.topics.output + "-value", "JSON", schemaText);
 		// Version 2 allows a note: a v2 value reads into the same class, which ignores it.
 		String v2Text = schemaText.replace("\"amount\": { \"type\": \"number\", \"minimum\": 0 }",
 				"\"amount\": { \"type\": \"number\", \"minimum\": 0 }, \"note\": { \"type\": \"string\" }");
 		assertThat(v2Text).isNotEqualTo(schemaText);
-		long v2 = registry.register(this.input + "-value", "JSON", v2Text);
+		long v2 = registry.register(this.topics.input + "-value", "JSON", v2Text);
 		RegistryClient client = RegistryClient.builder(registry.url()).build();
-		JsonSchemaSerializer<Object> writer = JsonSchemaSerializer.of(client, this.input + "-value",
+		JsonSchemaSerializer<Object> writer = JsonSchemaSerializer.of(client, this.topics.input + "-value",
 				JsonSchema.parse(schemaText), this.mapper);
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.NONE)
 			.properties(properties())
-			.run(); KafkaProducer<String, byte[]> producer = producer()) {
-			send(producer, "order-1", writer.serialize(new Order("o-1", "paid", new BigDecimal("12.50"))));
-			send(producer, "order-2", json(v2, "{\"id\":\"o-2\",\"status\":\"refunded\",\"amount\":7,\"note\":\"v2\"}"));
-			send(producer, "order-3", null);
-			send(producer, "bad-json", json(v1, "{\"id\":\"o-4\","));
-			send(producer, "bad-id", json(987_654, "{\"id\":\"o-5\",\"amount\":1}"));
-			send(producer, "bad-amount", json(v1, "{\"id\":\"o-6\",\"status\":\"paid\",\"amount\":-1}"));
-			send(producer, "order-7", writer.serialize(new Order("o-7", "shipped", new BigDecimal("0.10"))));
-			List<ConsumerRecord<String, byte[]>> outputs = readCommitted(this.output, 4);
-			List<ConsumerRecord<String, byte[]>> quarantined = readCommitted(this.quarantine, 3);
+			.run(); KafkaProducer<String, byte[]> producer = this.topics.producer()) {
+			this.topics.send(producer, "order-1", writer.serialize(new Order("o-1", "paid", new BigDecimal("12.50"))));
+			this.topics.send(producer, "order-2", json(v2, "{\"id\":\"o-2\",\"status\":\"refunded\",\"amount\":7,\"note\":\"v2\"}"));
+			this.topics.send(producer, "order-3", null);
+			this.topics.send(producer, "bad-json", json(v1, "{\"id\":\"o-4\","));
+			this.topics.send(producer, "bad-id", json(987_654, "{\"id\":\"o-5\",\"amount\":1}"));
+			this.topics.send(producer, "bad-amount", json(v1, "{\"id\":\"o-6\",\"status\":\"paid\",\"amount\":-1}"));
+			this.topics.send(producer, "order-7", writer.serialize(new Order("o-7", "shipped", new BigDecimal("0.10"))));
+			List<ConsumerRecord<String, byte[]>> outputs = this.topics.readCommitted(this.topics.output, 4);
+			List<ConsumerRecord<String, byte[]>> quarantined = this.topics.readCommitted(this.topics.quarantine, 3);
 			JsonSchemaDeserializer<Order> reader = JsonSchemaDeserializer.of(client, Order.class, this.mapper);
 			assertThat(outputs).extracting(ConsumerRecord::key).containsExactly("order-1", "order-2", "order-3",
 					"order-7");
@@ -118,81 +102,27 @@ class LockstepJsonSchemaIntegrationTests {
 			assertThat(reader.deserialize(outputs.get(3).value()))
 				.isEqualTo(new Order("o-7", "SHIPPED", new BigDecimal("0.10")));
 			assertThat(WireFormat.unframe(outputs.get(0).value(), 1000).schemaId())
-				.isEqualTo(client.lookup(this.output + "-value", JsonSchema.parse(schemaText).registrySchema()));
+				.isEqualTo(client.lookup(this.topics.output + "-value", JsonSchema.parse(schemaText).registrySchema()));
 			assertThat(new String(outputs.get(0).headers().lastHeader("source").value(), StandardCharsets.UTF_8))
 				.isEqualTo("test");
 			assertThat(quarantined).extracting(ConsumerRecord::key).containsExactly("bad-json", "bad-id",
 					"bad-amount");
-			assertThat(errorOf(quarantined.get(0))).contains("Malformed JSON");
-			assertThat(errorOf(quarantined.get(1))).contains("Unknown schema id 987654");
-			assertThat(errorOf(quarantined.get(2))).contains("minimum");
+			assertThat(RegistryWorkerFixture.errorOf(quarantined.get(0))).contains("Malformed JSON");
+			assertThat(RegistryWorkerFixture.errorOf(quarantined.get(1))).contains("Unknown schema id 987654");
+			assertThat(RegistryWorkerFixture.errorOf(quarantined.get(2))).contains("minimum");
 			LockstepWorkers workers = context.getBean(LockstepWorkers.class);
 			assertThat(workers.worker("normalizer").state().status()).isEqualTo(WorkerStatus.RUNNING);
 		}
-	}
-
-	private static String errorOf(ConsumerRecord<String, byte[]> record) {
-		StringBuilder errors = new StringBuilder();
-		record.headers().forEach((header) -> {
-			if (header.key().startsWith("lockstep.error.")) {
-				errors.append(header.key()).append('=').append(new String(header.value(), StandardCharsets.UTF_8))
-					.append('\n');
-			}
-		});
-		return errors.toString();
 	}
 
 	private static byte[] json(long id, String json) {
 		return WireFormat.frame(id, json.getBytes(StandardCharsets.UTF_8), 1000);
 	}
 
-	private void send(KafkaProducer<String, byte[]> producer, String key, byte[] value) throws Exception {
-		ProducerRecord<String, byte[]> record = new ProducerRecord<>(this.input, key, value);
-		record.headers().add("source", "test".getBytes(StandardCharsets.UTF_8));
-		producer.send(record).get();
-	}
-
-	private static KafkaProducer<String, byte[]> producer() {
-		return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-				new StringSerializer(), new ByteArraySerializer());
-	}
-
-	private static List<ConsumerRecord<String, byte[]>> readCommitted(String topic, int count) {
-		List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-		try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
-				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-						ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(),
-						ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-						"read_committed"),
-				new StringDeserializer(), new ByteArrayDeserializer())) {
-			consumer.subscribe(List.of(topic));
-			await().atMost(Duration.ofSeconds(90))
-				.until(() -> {
-					consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-					return records.size() >= count;
-				});
-		}
-		return records;
-	}
-
 	private Map<String, Object> properties() {
-		String worker = "lockstep.workers.normalizer.";
-		return Map.ofEntries(Map.entry("spring.kafka.bootstrap-servers", broker.bootstrapServers()),
-				Map.entry("lockstep.registry.url", registry.url()),
-				Map.entry("lockstep.topics." + this.input + ".partitions", 1),
-				Map.entry("lockstep.topics." + this.output + ".partitions", 1),
-				Map.entry("lockstep.topics." + this.quarantine + ".partitions", 1),
-				Map.entry(worker + "source-topics", this.input), Map.entry(worker + "destination", this.output),
-				Map.entry(worker + "group-id", "json-normalizers"),
-				Map.entry(worker + "transactional-id", "json-normalizer"),
-				Map.entry(worker + "key.codec", "string"),
-				Map.entry(worker + "value.codec", "registry-json-schema"),
-				Map.entry(worker + "value.type", Order.class.getName()),
-				Map.entry(worker + "output-value.codec", "registry-json-schema"),
-				Map.entry(worker + "output-value.type", Order.class.getName()),
-				Map.entry(worker + "output-value.schema", SCHEMA),
-				Map.entry(worker + "invalid-input.policy", "quarantine"),
-				Map.entry(worker + "invalid-input.quarantine-topic", this.quarantine));
+		Map<String, Object> properties = this.topics.properties(registry.url(), "registry-json-schema", Order.class);
+		properties.put("lockstep.workers.normalizer.output-value.schema", SCHEMA);
+		return properties;
 	}
 
 	/**

@@ -80,7 +80,7 @@ class LockstepObservabilityAutoConfigurationTests {
 					assertThat(meters.get("lockstep.registry.requests").tag("operation", operation).timers())
 						.hasSize(RegistryListener.OUTCOMES.size());
 				}
-				assertThat(meters.get("lockstep.registry.cache").counters()).hasSize(4)
+				assertThat(meters.get("lockstep.registry.cache").counters()).hasSize(2 * RegistryListener.CACHES.size())
 					.allSatisfy((counter) -> assertThat(counter.count()).isZero());
 			});
 	}

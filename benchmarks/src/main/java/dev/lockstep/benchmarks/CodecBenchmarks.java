@@ -6,7 +6,8 @@ import java.util.Map;
 
 import dev.lockstep.registry.kafka.RegistryAvroDeserializer;
 import dev.lockstep.registry.kafka.RegistryAvroSerializer;
-import dev.lockstep.test.registry.TestSchemaRegistry;
+import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
@@ -34,7 +35,7 @@ public class CodecBenchmarks {
 
 	private final SpecificDatumReader<Order> reader = new SpecificDatumReader<>(Order.class);
 
-	private TestSchemaRegistry registry;
+	private EmbeddedSchemaRegistry registry;
 
 	private RegistryAvroSerializer<Order> serializer;
 
@@ -46,8 +47,8 @@ public class CodecBenchmarks {
 
 	@Setup(Level.Trial)
 	public void setUp() throws IOException {
-		this.registry = TestSchemaRegistry.start();
-		this.registry.register("orders-value", Order.getClassSchema());
+		this.registry = EmbeddedSchemaRegistry.builder().start();
+		this.registry.register("orders-value", new RegistrySchema(RegistrySchema.AVRO, Order.getClassSchema().toString()));
 		Map<String, Object> configs = Map.of("schema.registry.url", this.registry.url(), "lockstep.avro.value.type",
 				Order.class.getName());
 		this.serializer = new RegistryAvroSerializer<>();

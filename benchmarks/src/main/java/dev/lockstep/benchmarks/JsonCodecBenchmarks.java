@@ -6,7 +6,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.registry.kafka.RegistryJsonSchemaDeserializer;
 import dev.lockstep.registry.kafka.RegistryJsonSchemaSerializer;
-import dev.lockstep.test.registry.TestSchemaRegistry;
+import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -33,7 +34,7 @@ public class JsonCodecBenchmarks {
 
 	private final ObjectMapper mapper = new ObjectMapper();
 
-	private TestSchemaRegistry registry;
+	private EmbeddedSchemaRegistry registry;
 
 	private RegistryJsonSchemaSerializer<JsonOrder> serializer;
 
@@ -45,8 +46,8 @@ public class JsonCodecBenchmarks {
 
 	@Setup(Level.Trial)
 	public void setUp() throws IOException {
-		this.registry = TestSchemaRegistry.start();
-		this.registry.register("orders-value", "JSON", SCHEMA);
+		this.registry = EmbeddedSchemaRegistry.builder().start();
+		this.registry.register("orders-value", RegistrySchema.json(SCHEMA));
 		this.serializer = new RegistryJsonSchemaSerializer<>();
 		this.serializer.configure(Map.of("schema.registry.url", this.registry.url(), "use.latest.version", true),
 				false);

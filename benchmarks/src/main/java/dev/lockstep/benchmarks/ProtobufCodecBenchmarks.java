@@ -8,7 +8,7 @@ import dev.lockstep.benchmarks.protobuf.ProtoOrder;
 import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
 import dev.lockstep.registry.kafka.RegistryProtobufSerializer;
 import dev.lockstep.registry.protobuf.ProtobufSchema;
-import dev.lockstep.test.registry.TestSchemaRegistry;
+import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -26,7 +26,7 @@ public class ProtobufCodecBenchmarks {
 	private final ProtoOrder order = ProtoOrder.newBuilder().setId(12345L).setStatus("PAID").setAmountCents(12500L)
 		.build();
 
-	private TestSchemaRegistry registry;
+	private EmbeddedSchemaRegistry registry;
 
 	private RegistryProtobufSerializer<Message> serializer;
 
@@ -38,8 +38,8 @@ public class ProtobufCodecBenchmarks {
 
 	@Setup(Level.Trial)
 	public void setUp() {
-		this.registry = TestSchemaRegistry.start();
-		this.registry.register("orders-value", "PROTOBUF", ProtobufSchema.of(ProtoOrder.getDescriptor()).text());
+		this.registry = EmbeddedSchemaRegistry.builder().start();
+		this.registry.register("orders-value", ProtobufSchema.of(ProtoOrder.getDescriptor()).registrySchema());
 		this.serializer = new RegistryProtobufSerializer<>();
 		this.serializer.configure(Map.of("schema.registry.url", this.registry.url()), false);
 		this.deserializer = new RegistryProtobufDeserializer<>();

@@ -7,11 +7,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +41,8 @@ import static dev.lockstep.registry.RegistryMessages.versionNumber;
 /**
  * A client of the Confluent Schema Registry REST API: Avro schemas parsed
  * ({@link #schemaById}), and schemas of every type as text ({@link #schema}) for the
- * other formats' codecs. Schemas with references are refused.
+ * other formats' codecs, with the schemas they reference
+ * ({@link #referencedSchemas}).
  * <p>
  * Thread-safe. Successful id and (subject, schema) look-ups are cached, keyed by id or by
  * schema text; a cache hit takes no lock and does no I/O, and concurrent misses for one
@@ -48,6 +54,15 @@ public final class RegistryClient {
 	/** Longest schema text accepted from a registry: 1 MiB of UTF-8. */
 	public static final int MAX_SCHEMA_BYTES = 1024 * 1024;
 
+	/** The deepest chain of references resolved. */
+	public static final int MAX_REFERENCE_DEPTH = 32;
+
+	/** The most schemas one schema may reference, transitively. */
+	public static final int MAX_REFERENCES = 256;
+
+	/** The registry's error codes for a subject or a version it does not have. */
+	private static final Set<Integer> NOT_FOUND = Set.of(40401, 40402);
+
 	private static final ObjectMapper JSON = new ObjectMapper();
 
 	private final RegistryHttp http;
@@ -57,6 +72,8 @@ public final class RegistryClient {
 	private final BoundedCache<Long, RegistrySchema> textsById;
 
 	private final BoundedCache<SubjectSchema, Long> idsBySchema;
+
+	private final BoundedCache<SchemaReference, RegistrySchema> referenced;
 
 	private final ConcurrentMap<Object, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
 
@@ -69,6 +86,7 @@ public final class RegistryClient {
 		this.schemasById = new BoundedCache<>(cacheCapacity);
 		this.textsById = new BoundedCache<>(cacheCapacity);
 		this.idsBySchema = new BoundedCache<>(cacheCapacity);
+		this.referenced = new BoundedCache<>(cacheCapacity);
 	}
 
 	/**
@@ -159,7 +177,9 @@ public final class RegistryClient {
 			return cached;
 		}
 		return coalesced(id, () -> {
-			Schema schema = parseSchema(checkType(id, fetchSchema(id), RegistrySchema.AVRO));
+			RegistrySchema fetched = fetchSchema(id);
+			checkType(id, fetched, RegistrySchema.AVRO);
+			Schema schema = parseSchema(fetched.text(), referencedSchemas(fetched).values());
 			this.schemasById.put(id, schema);
 			return schema;
 		});
@@ -180,6 +200,89 @@ public final class RegistryClient {
 		return coalesced(new SchemaText(id), () -> {
 			RegistrySchema schema = fetchSchema(id);
 			this.textsById.put(id, schema);
+			return schema;
+		});
+	}
+
+	/**
+	 * Find the version under which a subject holds a schema ({@code POST /subjects/{subject}});
+	 * never creates one. Not cached.
+	 * @param subject the subject
+	 * @param schema the schema's type, text and references
+	 * @return the subject's version of it
+	 */
+	public SubjectVersion lookupVersion(String subject, RegistrySchema schema) {
+		return request("lookup", "POST", "/subjects/" + encode(subject), schemaBody(schema),
+				(response) -> new SubjectVersion(textField(response, "subject"), versionNumber(response),
+						schemaId(response), schemaText(response)));
+	}
+
+	/**
+	 * Fetch the schemas a schema references, transitively ({@code GET
+	 * /subjects/{subject}/versions/{version}} for each, cached by subject and version).
+	 * @param schema the schema
+	 * @return each referenced schema's text by the name it is referenced by, every schema
+	 * after those it references; empty for a schema without references
+	 * @throws UnsupportedSchemaException when a reference names no subject version,
+	 * references nest deeper than {@value #MAX_REFERENCE_DEPTH} or number more than
+	 * {@value #MAX_REFERENCES}, or form a cycle
+	 * @throws RegistryException when the registry fails otherwise
+	 */
+	public Map<String, String> referencedSchemas(RegistrySchema schema) {
+		if (schema.references().isEmpty()) {
+			return Map.of();
+		}
+		Map<String, String> texts = new LinkedHashMap<>();
+		resolve(schema.references(), texts, new ArrayDeque<>());
+		return texts;
+	}
+
+	private void resolve(List<SchemaReference> references, Map<String, String> texts, Deque<String> resolving) {
+		if (resolving.size() >= MAX_REFERENCE_DEPTH) {
+			throw new UnsupportedSchemaException("Schema references nest deeper than " + MAX_REFERENCE_DEPTH, null);
+		}
+		for (SchemaReference reference : references) {
+			if (texts.containsKey(reference.name())) {
+				continue;
+			}
+			if (resolving.contains(reference.name())) {
+				throw new UnsupportedSchemaException("Schema references form a cycle through " + reference.name(), null);
+			}
+			RegistrySchema referenced = referenced(reference);
+			resolving.push(reference.name());
+			resolve(referenced.references(), texts, resolving);
+			resolving.pop();
+			texts.put(reference.name(), referenced.text());
+			if (texts.size() > MAX_REFERENCES) {
+				throw new UnsupportedSchemaException("A schema references more than " + MAX_REFERENCES + " schemas",
+						null);
+			}
+		}
+	}
+
+	private RegistrySchema referenced(SchemaReference reference) {
+		// The name is the referencing schema's; the cache is by subject and version.
+		SchemaReference key = new SchemaReference("", reference.subject(), reference.version());
+		RegistrySchema cached = this.referenced.get(key);
+		this.listener.cacheAccess("references", cached != null);
+		if (cached != null) {
+			return cached;
+		}
+		return coalesced(key, () -> {
+			RegistrySchema schema;
+			try {
+				schema = request("reference", "GET", "/subjects/" + encode(reference.subject()) + "/versions/"
+						+ reference.version(), null, RegistryMessages::schemaText);
+			}
+			catch (RegistryException ex) {
+				if (NOT_FOUND.contains(ex.errorCode())) {
+					throw new UnsupportedSchemaException("Reference " + reference.name() + " names version "
+							+ reference.version() + " of subject " + reference.subject() + ", which the registry "
+							+ "does not have: " + ex.getMessage(), ex);
+				}
+				throw ex;
+			}
+			this.referenced.put(key, schema);
 			return schema;
 		});
 	}
@@ -251,8 +354,12 @@ public final class RegistryClient {
 		return request(version.equals("latest") ? "latest-version" : "version", "GET",
 				"/subjects/" + encode(subject) + "/versions/" + version, null,
 				(response) -> new SchemaVersion(textField(response, "subject"), versionNumber(response),
-						schemaId(response), parseSchema(checkType(schemaId(response), schemaText(response),
-								RegistrySchema.AVRO))));
+						schemaId(response), avroSchema(schemaId(response), schemaText(response))));
+	}
+
+	private Schema avroSchema(long id, RegistrySchema schema) {
+		checkType(id, schema, RegistrySchema.AVRO);
+		return parseSchema(schema.text(), referencedSchemas(schema).values());
 	}
 
 	private RegistrySchema fetchSchema(long id) {

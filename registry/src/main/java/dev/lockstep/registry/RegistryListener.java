@@ -14,14 +14,15 @@ public interface RegistryListener {
 	};
 
 	/** Every operation {@link #request} reports. */
-	List<String> OPERATIONS = List.of("lookup", "register", "schema-by-id", "version", "latest-version", "ping");
+	List<String> OPERATIONS = List.of("lookup", "register", "schema-by-id", "version", "latest-version", "reference",
+			"ping");
 
 	/** Every outcome {@link #request} reports. */
 	List<String> OUTCOMES = List.of("success", "client-error", "server-error", "transport-error",
 			"invalid-response");
 
 	/** Every cache {@link #cacheAccess} reports. */
-	List<String> CACHES = List.of("schemas", "ids");
+	List<String> CACHES = List.of("schemas", "ids", "references");
 
 	/**
 	 * A client was built with this listener, before its first request: the moment to

@@ -1,10 +1,14 @@
 package dev.lockstep.registry;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.avro.Schema;
 
@@ -27,12 +31,17 @@ final class RegistryMessages {
 		if (!schema.type().equals(RegistrySchema.AVRO)) {
 			body.put("schemaType", schema.type());
 		}
+		if (!schema.references().isEmpty()) {
+			ArrayNode references = body.putArray("references");
+			schema.references().forEach((reference) -> references.addObject().put("name", reference.name())
+				.put("subject", reference.subject()).put("version", reference.version()));
+		}
 		return body;
 	}
 
 	/**
 	 * Read a response's schema: its type (AVRO when absent), its text within the size
-	 * limit; references are refused.
+	 * limit, its references (at most {@link RegistryClient#MAX_REFERENCES}).
 	 */
 	static RegistrySchema schemaText(JsonNode response) {
 		String text = textField(response, "schema");
@@ -40,20 +49,40 @@ final class RegistryMessages {
 		if (type != null && !type.isTextual()) {
 			throw invalid("schemaType", response);
 		}
-		JsonNode references = response.get("references");
-		if (references != null && !(references.isArray() && references.isEmpty()) && !references.isNull()) {
-			throw new UnsupportedSchemaException("Registry returned a schema with references, which are not supported",
-					null);
-		}
+		List<SchemaReference> references = references(response);
 		if (text.length() > RegistryClient.MAX_SCHEMA_BYTES || text.getBytes(StandardCharsets.UTF_8).length > RegistryClient.MAX_SCHEMA_BYTES) {
 			throw new UnsupportedSchemaException("Registry returned a schema over " + RegistryClient.MAX_SCHEMA_BYTES + " bytes", null);
 		}
 		try {
-			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, text);
+			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, text, references);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new UnsupportedSchemaException("Registry returned a schema of unknown type " + type, ex);
 		}
+	}
+
+	private static List<SchemaReference> references(JsonNode response) {
+		JsonNode references = response.get("references");
+		if (references == null || references.isNull()) {
+			return List.of();
+		}
+		if (!references.isArray()) {
+			throw invalid("references", response);
+		}
+		if (references.size() > RegistryClient.MAX_REFERENCES) {
+			throw new UnsupportedSchemaException("Registry returned a schema of more than "
+					+ RegistryClient.MAX_REFERENCES + " references", null);
+		}
+		List<SchemaReference> list = new ArrayList<>();
+		for (JsonNode reference : references) {
+			JsonNode version = reference.get("version");
+			if (version == null || !version.isIntegralNumber() || !version.canConvertToInt() || version.intValue() < 1) {
+				throw invalid("references", response);
+			}
+			list.add(new SchemaReference(textField(reference, "name"), textField(reference, "subject"),
+					version.intValue()));
+		}
+		return list;
 	}
 
 	static String checkType(long id, RegistrySchema schema, String expected) {
@@ -89,9 +118,12 @@ final class RegistryMessages {
 		return value.textValue();
 	}
 
-	static Schema parseSchema(String text) {
+	static Schema parseSchema(String text, Collection<String> referenced) {
 		try {
-			return new Schema.Parser().setValidateDefaults(true).parse(text);
+			// Referenced named types first, into the same parser, as the registry resolves them.
+			Schema.Parser parser = new Schema.Parser().setValidateDefaults(true);
+			referenced.forEach(parser::parse);
+			return parser.parse(text);
 		}
 		catch (RuntimeException ex) {
 			// Avro's parser fails on untrusted text with more than SchemaParseException: an

@@ -284,7 +284,7 @@ class RegistryClientTests {
 	void callersWaitingOnOneFetchGetTheSameKindOfFailure() throws Exception {
 		RegistryClient client = client().retries(0).build();
 		this.registry.respondNext(2, 200, Map.of(),
-				"{\"schema\": \"{}\", \"schemaType\": \"JSON\", \"references\": [{\"name\": \"a\"}]}"
+				"{\"schema\": \"{}\", \"schemaType\": \"XML\"}"
 					.getBytes(StandardCharsets.UTF_8));
 		this.registry.hold();
 		CompletableFuture<Throwable> first = new CompletableFuture<>();

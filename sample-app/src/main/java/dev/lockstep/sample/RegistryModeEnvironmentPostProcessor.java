@@ -1,5 +1,6 @@
 package dev.lockstep.sample;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -10,8 +11,10 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
 
 /**
- * Registry mode: when {@code lockstep.registry.url} is set, orders are written in the
- * Confluent wire format under the subjects {@code cookbook-orders-value} and
+ * Registry mode: when {@code lockstep.registry.url} is set, or
+ * {@code sample.registry=embedded} asks for the development registry (its schemas kept in
+ * {@code .lockstep/registry} beside the development broker's data), orders are written in
+ * the Confluent wire format under the subjects {@code cookbook-orders-value} and
  * {@code cookbook-normalized-value} (registered on first use) instead of raw Avro.
  * Command-line arguments still win.
  */
@@ -20,13 +23,16 @@ class RegistryModeEnvironmentPostProcessor implements EnvironmentPostProcessor, 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
 		String url = environment.getProperty("lockstep.registry.url");
-		if (url == null || url.isBlank()) {
+		boolean embedded = "embedded".equals(environment.getProperty("sample.registry"));
+		if ((url == null || url.isBlank()) && !embedded) {
 			return;
 		}
-		MapPropertySource registryMode = new MapPropertySource("sampleRegistryMode",
-				Map.of("lockstep.producers.orders.value.codec", "registry-avro",
-						"lockstep.workers.normalizer.value.codec", "registry-avro", "lockstep.registry.auto-register",
-						"true"));
+		Map<String, Object> properties = new HashMap<>(Map.of("lockstep.producers.orders.value.codec", "registry-avro",
+				"lockstep.workers.normalizer.value.codec", "registry-avro", "lockstep.registry.auto-register", "true"));
+		if (embedded) {
+			properties.put("lockstep.dev.embedded-registry.enabled", "true");
+		}
+		MapPropertySource registryMode = new MapPropertySource("sampleRegistryMode", properties);
 		MutablePropertySources sources = environment.getPropertySources();
 		if (sources.contains("commandLineArgs")) {
 			sources.addAfter("commandLineArgs", registryMode);

@@ -51,6 +51,7 @@ public class SampleApplication {
 			}
 			if (this == DEMO) {
 				defaults.put("lockstep.dev.embedded-broker.temporary", "true");
+				defaults.put("lockstep.dev.embedded-registry.temporary", "true");
 			}
 			return defaults;
 		}

@@ -1,6 +1,8 @@
 package dev.lockstep.sample;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -106,6 +109,30 @@ class SampleCommandsTests {
 			assertThat(registry.requestCount("POST /subjects/cookbook-normalized-value/versions")).isPositive();
 			assertThat(readOutput().get(0).value()[0]).isZero();
 		}
+	}
+
+	@Test
+	void embeddedRegistryModeKeepsItsSchemasBetweenProcesses(CapturedOutput output, @TempDir Path registryData)
+			throws Exception {
+		String[] embedded = { "--sample.registry=embedded",
+				"--lockstep.dev.embedded-registry.data-dir=" + registryData };
+		assertThat(run(Command.SEED, embedded)).isZero();
+		assertThat(run(Command.TRANSFORM, embedded)).isZero();
+		assertThat(run(Command.VERIFY, embedded)).isZero();
+		assertThat(output.getOut()).containsSubsequence("seeded 3\n", "committed 3\n",
+				"verified 2 orders and 1 tombstone\n");
+		// Framed with the ids the registry gave, which later processes read from its data.
+		byte[] value = readOutput().get(0).value();
+		assertThat(value[0]).isZero();
+		assertThat(Files.readString(registryData.resolve("schemas.json"))).contains("cookbook-orders-value")
+			.contains("cookbook-normalized-value");
+	}
+
+	@Test
+	void demoRunsWithTheEmbeddedRegistry(CapturedOutput output) {
+		assertThat(SampleApplication.run(Command.DEMO, "--sample.registry=embedded")).isZero();
+		assertThat(output.getOut()).containsSubsequence("seeded 3\n", "committed 3\n",
+				"verified 2 orders and 1 tombstone\n");
 	}
 
 	@Test

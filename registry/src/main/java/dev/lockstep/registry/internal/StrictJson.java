@@ -9,7 +9,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.lockstep.registry.InvalidDataException;
+import org.apache.kafka.common.errors.SerializationException;
 
 /**
  * Strict reading of JSON, as every JSON codec reads payloads and schema texts: one value,
@@ -62,6 +65,33 @@ public final class StrictJson {
 		}
 		catch (NumberFormatException ex) {
 			throw new IOException(ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Map a tree to a value of a class, telling the application's fault from the data's.
+	 * @param <T> the value type
+	 * @param mapper the mapper
+	 * @param tree the tree, read strictly
+	 * @param type the class ({@link JsonNode} for the tree itself)
+	 * @param what what the tree is, for messages, such as {@code JSON of schema id 3}
+	 * @return the value
+	 * @throws SerializationException when the class cannot be read into at all (no
+	 * creator, a type without its module): retried, never quarantined
+	 * @throws InvalidDataException when this tree cannot be read as the class
+	 */
+	public static <T> T toValue(ObjectMapper mapper, JsonNode tree, Class<T> type, String what) {
+		if (type == JsonNode.class) {
+			return type.cast(tree);
+		}
+		try {
+			return mapper.treeToValue(tree, type);
+		}
+		catch (InvalidDefinitionException ex) {
+			throw new SerializationException(type.getName() + " cannot be read from JSON: " + ex.getMessage(), ex);
+		}
+		catch (IOException | RuntimeException | StackOverflowError ex) {
+			throw new InvalidDataException(what + " cannot be read as a " + type.getName() + ": " + ex.getMessage(), ex);
 		}
 	}
 

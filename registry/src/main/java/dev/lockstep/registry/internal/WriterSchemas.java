@@ -1,5 +1,6 @@
 package dev.lockstep.registry.internal;
 
+import java.util.Map;
 import java.util.function.LongFunction;
 
 import dev.lockstep.registry.InvalidDataException;
@@ -22,22 +23,36 @@ public final class WriterSchemas {
 	}
 
 	/**
-	 * Fetch a writer schema's text by id, which must be of the decoder's type.
+	 * Fetch a writer schema by id, which must be of the decoder's type.
 	 * @param client the registry client
 	 * @param id the id read from the message
 	 * @param type the schema type the decoder reads, such as {@link RegistrySchema#JSON}
-	 * @return the schema text
+	 * @return the schema, its references unresolved
 	 * @throws InvalidDataException when the registry says the id is unknown, or it is the
 	 * id of a schema of another type
 	 * @throws SerializationException caused by the {@link RegistryException} for every
 	 * other registry failure (retry later)
 	 */
-	public static String text(RegistryClient client, long id, String type) {
+	public static RegistrySchema schema(RegistryClient client, long id, String type) {
 		RegistrySchema written = fetch(id, client::schema);
 		if (!written.type().equals(type)) {
 			throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not " + type);
 		}
-		return written.text();
+		return written;
+	}
+
+	/**
+	 * Fetch the schemas a writer schema references, under the same rule.
+	 * @param client the registry client
+	 * @param id the writer schema's id, for messages
+	 * @param schema the writer schema
+	 * @return the referenced schemas' texts by the names they are referenced by
+	 * @throws InvalidDataException when a reference can never be resolved
+	 * @throws SerializationException caused by the {@link RegistryException} for every
+	 * other registry failure (retry later)
+	 */
+	public static Map<String, String> references(RegistryClient client, long id, RegistrySchema schema) {
+		return fetch(id, (ignored) -> client.referencedSchemas(schema));
 	}
 
 	/**

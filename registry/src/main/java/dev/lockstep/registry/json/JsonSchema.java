@@ -2,14 +2,19 @@ package dev.lockstep.registry.json;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.lockstep.registry.InvalidDataException;
@@ -28,6 +33,9 @@ import dev.lockstep.registry.internal.StrictJson;
 public final class JsonSchema {
 
 	// Nothing is loaded for a $ref: not over the network, not from the class path.
+	/** Where a schema with references is located, for its relative {@code $ref}s. */
+	public static final String BASE = "https://schemas.lockstep.invalid/";
+
 	private static final SchemaRegistry VALIDATORS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7,
 			(builder) -> builder.schemaLoader((loader) -> loader.fetchRemoteResources(false).block((iri) -> true))
 				.schemaCacheEnabled(false));
@@ -51,6 +59,20 @@ public final class JsonSchema {
 	 * @throws IllegalArgumentException when the text is not a valid JSON Schema
 	 */
 	public static JsonSchema parse(String text) {
+		return parse(text, Map.of());
+	}
+
+	/**
+	 * Parse and compile a schema whose {@code $ref}s name other schemas, as a registry's
+	 * schema references give them. A reference's name is resolved as a {@code $ref} in the
+	 * schema is: a relative name against the schema's own location, its absolute
+	 * {@code $id} or else {@value #BASE}{@code schema.json}. Nothing else is ever loaded.
+	 * @param text the schema, at most {@link RegistryClient#MAX_SCHEMA_BYTES} of UTF-8
+	 * @param references the referenced schemas' texts by reference name
+	 * @return the schema
+	 * @throws IllegalArgumentException when the text is not a valid JSON Schema
+	 */
+	public static JsonSchema parse(String text, Map<String, String> references) {
 		if (text.length() > RegistryClient.MAX_SCHEMA_BYTES
 				|| text.getBytes(StandardCharsets.UTF_8).length > RegistryClient.MAX_SCHEMA_BYTES) {
 			throw new IllegalArgumentException("JSON schema over " + RegistryClient.MAX_SCHEMA_BYTES + " bytes");
@@ -66,7 +88,14 @@ public final class JsonSchema {
 			throw new IllegalArgumentException("A JSON schema is an object or a boolean, not " + text);
 		}
 		try {
-			Schema validator = VALIDATORS.getSchema(tree);
+			Schema validator;
+			if (references.isEmpty()) {
+				validator = VALIDATORS.getSchema(tree);
+			}
+			else {
+				String location = location(tree);
+				validator = withReferences(location, references).getSchema(SchemaLocation.of(location), tree);
+			}
 			validator.initializeValidators();
 			return new JsonSchema(tree, text, validator);
 		}
@@ -74,6 +103,34 @@ public final class JsonSchema {
 			// The schema is untrusted text: whatever the validator's compiler throws on it.
 			throw new IllegalArgumentException("Invalid JSON schema: " + ex.getMessage(), ex);
 		}
+	}
+
+	// The schema's own absolute $id, else a fixed location: what its relative $refs resolve against.
+	private static String location(JsonNode tree) {
+		JsonNode id = tree.path("$id");
+		if (id.isTextual()) {
+			try {
+				if (new URI(id.textValue()).isAbsolute()) {
+					return id.textValue();
+				}
+			}
+			catch (URISyntaxException ex) {
+				// Not an IRI: the fixed location.
+			}
+		}
+		return BASE + "schema.json";
+	}
+
+	// The referenced schemas by the IRI a $ref resolves to, and nothing else loadable.
+	private static SchemaRegistry withReferences(String location, Map<String, String> references) {
+		Map<String, String> byIri = new HashMap<>();
+		// A document's IRI, without the fragment resolving leaves on it.
+		references.forEach((name, text) -> byIri.put(
+				SchemaLocation.resolve(SchemaLocation.of(location), name).replaceFirst("#.*$", ""), text));
+		return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7, (builder) -> builder.schemas(byIri)
+			.schemaLoader((loader) -> loader.fetchRemoteResources(false)
+				.block((iri) -> !byIri.containsKey(iri.toString())))
+			.schemaCacheEnabled(false));
 	}
 
 	/**

@@ -1,10 +1,10 @@
 package dev.lockstep.registry.json;
 
 import java.io.IOException;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
@@ -111,21 +111,7 @@ public final class JsonSchemaDeserializer<T> {
 		if (this.validate) {
 			schema.requireValid(tree, "Value does not match its writer schema " + frame.schemaId());
 		}
-		if (this.type == JsonNode.class) {
-			return this.type.cast(tree);
-		}
-		try {
-			return this.mapper.treeToValue(tree, this.type);
-		}
-		catch (InvalidDefinitionException ex) {
-			// The class cannot be read into at all (no creator, a type without its module):
-			// the application's fault, not the record's. Retried, never quarantined.
-			throw new SerializationException(this.type.getName() + " cannot be read from JSON: " + ex.getMessage(), ex);
-		}
-		catch (IOException | RuntimeException | StackOverflowError ex) {
-			throw new InvalidDataException("JSON of schema id " + frame.schemaId() + " cannot be read as a "
-					+ this.type.getName() + ": " + ex.getMessage(), ex);
-		}
+		return StrictJson.toValue(this.mapper, tree, this.type, "JSON of schema id " + frame.schemaId());
 	}
 
 	/**
@@ -138,9 +124,10 @@ public final class JsonSchemaDeserializer<T> {
 	private JsonSchema writerSchema(long id) {
 		JsonSchema schema = this.schemas.get(id);
 		if (schema == null) {
-			String text = WriterSchemas.text(this.client, id, RegistrySchema.JSON);
+			RegistrySchema written = WriterSchemas.schema(this.client, id, RegistrySchema.JSON);
+			Map<String, String> references = WriterSchemas.references(this.client, id, written);
 			try {
-				schema = JsonSchema.parse(text);
+				schema = JsonSchema.parse(written.text(), references);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidDataException("Writer schema " + id + ": " + ex.getMessage(), ex);

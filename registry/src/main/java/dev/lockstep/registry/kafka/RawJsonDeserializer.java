@@ -4,7 +4,6 @@ import java.io.IOException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.internal.StrictJson;
 import org.apache.kafka.common.errors.SerializationException;
@@ -51,19 +50,7 @@ public class RawJsonDeserializer<T> implements Deserializer<T> {
 		if (tree == null || tree.isMissingNode()) {
 			throw new InvalidDataException("No JSON value in " + data.length + " bytes");
 		}
-		if (this.type == JsonNode.class) {
-			return this.type.cast(tree);
-		}
-		try {
-			return this.mapper.treeToValue(tree, this.type);
-		}
-		catch (InvalidDefinitionException ex) {
-			throw new SerializationException(this.type.getName() + " cannot be read from JSON: " + ex.getMessage(), ex);
-		}
-		catch (IOException | RuntimeException | StackOverflowError ex) {
-			throw new InvalidDataException("JSON cannot be read as a " + this.type.getName() + ": " + ex.getMessage(),
-					ex);
-		}
+		return StrictJson.toValue(this.mapper, tree, this.type, "JSON");
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.lockstep.registry.protobuf;
 
 import java.io.IOException;
+import java.util.Map;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
@@ -131,9 +132,10 @@ public final class ProtobufDeserializer<T extends Message> {
 	private ProtobufSchema writerSchema(long id) {
 		ProtobufSchema schema = this.schemas.get(id);
 		if (schema == null) {
-			String text = WriterSchemas.text(this.client, id, RegistrySchema.PROTOBUF);
+			RegistrySchema written = WriterSchemas.schema(this.client, id, RegistrySchema.PROTOBUF);
+			Map<String, String> imports = WriterSchemas.references(this.client, id, written);
 			try {
-				schema = ProtobufSchema.parse(text);
+				schema = ProtobufSchema.parse(written.text(), imports);
 			}
 			catch (IllegalArgumentException | StackOverflowError ex) {
 				throw new InvalidDataException("Writer schema " + id + ": " + ex.getMessage(), ex);

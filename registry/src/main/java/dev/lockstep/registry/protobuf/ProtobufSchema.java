@@ -3,6 +3,7 @@ package dev.lockstep.registry.protobuf;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -25,15 +26,15 @@ import com.google.protobuf.TimestampProto;
 import com.google.protobuf.TypeProto;
 import com.google.protobuf.WrappersProto;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.SchemaReference;
 
 /**
  * A Protobuf schema as the registry holds it: one {@code .proto} file's text, and the
  * file descriptor it means. Made from a generated class's descriptor (to register or look
  * up) or parsed from a registry's text (a writer schema). Imports of Protobuf's well-known
  * types ({@code google/protobuf/timestamp.proto} and the like) are resolved from
- * protobuf-java itself; a schema that imports any other file needs schema references,
- * which Lockstep does not resolve, and is refused. Two schemas are equal when their
- * texts are.
+ * protobuf-java itself; any other import is a schema reference, given as text when
+ * parsing. Two schemas are equal when their texts are.
  */
 public final class ProtobufSchema {
 
@@ -57,19 +58,31 @@ public final class ProtobufSchema {
 	 * Return the schema of a generated message's file.
 	 * @param message the message's descriptor, such as {@code Order.getDescriptor()}
 	 * @return the schema
-	 * @throws IllegalArgumentException when the file imports other than well-known types,
-	 * uses editions or proto2 groups
+	 * @throws IllegalArgumentException when the file uses editions or proto2 groups
 	 */
 	public static ProtobufSchema of(Descriptor message) {
-		FileDescriptor file = message.getFile();
-		for (FileDescriptor dependency : file.getDependencies()) {
-			if (WELL_KNOWN.get(dependency.getName()) != dependency) {
-				throw new IllegalArgumentException(file.getName() + " imports " + dependency.getName()
-						+ ": Lockstep writes schemas that import Protobuf's well-known types only (other imports "
-						+ "need schema references)");
-			}
-		}
+		return of(message.getFile());
+	}
+
+	/**
+	 * Return the schema of a generated file.
+	 * @param file the file
+	 * @return the schema
+	 * @throws IllegalArgumentException when the file uses editions or proto2 groups
+	 */
+	public static ProtobufSchema of(FileDescriptor file) {
 		return new ProtobufSchema(file, ProtoPrinter.print(file));
+	}
+
+	/**
+	 * Return the files this schema's file imports that are not Protobuf's well-known
+	 * types: each is a schema reference, named by its import path.
+	 * @return the imported files, in import order
+	 */
+	public List<FileDescriptor> referencedFiles() {
+		return this.file.getDependencies().stream()
+			.filter((dependency) -> WELL_KNOWN.get(dependency.getName()) != dependency)
+			.toList();
 	}
 
 	/**
@@ -80,19 +93,53 @@ public final class ProtobufSchema {
 	 * than well-known types
 	 */
 	public static ProtobufSchema parse(String text) {
-		FileDescriptorProto proto = ProtoParser.parse("schema.proto", text);
+		return parse(text, Map.of());
+	}
+
+	/**
+	 * Parse a schema's text whose imports are given as texts, as a registry's schema
+	 * references give them.
+	 * @param text the {@code .proto} text
+	 * @param imports the text of each imported file by its import name; Protobuf's
+	 * well-known types need none
+	 * @return the schema
+	 * @throws IllegalArgumentException when the text is no valid schema, an import is
+	 * missing, or imports nest deeper than 32 files or form a cycle
+	 */
+	public static ProtobufSchema parse(String text, Map<String, String> imports) {
+		return new ProtobufSchema(build("schema.proto", text, imports, new HashMap<>(), new ArrayDeque<>()), text);
+	}
+
+	private static FileDescriptor build(String name, String text, Map<String, String> imports,
+			Map<String, FileDescriptor> built, Deque<String> importing) {
+		if (importing.size() > ProtoParser.MAX_DEPTH) {
+			throw new IllegalArgumentException("Imports nest deeper than " + ProtoParser.MAX_DEPTH + " files");
+		}
+		importing.push(name);
+		FileDescriptorProto proto = ProtoParser.parse(name, text);
 		List<FileDescriptor> dependencies = new ArrayList<>();
 		for (String dependency : proto.getDependencyList()) {
 			FileDescriptor known = WELL_KNOWN.get(dependency);
 			if (known == null) {
-				throw new IllegalArgumentException("The schema imports " + dependency
-						+ ", which would need schema references; Lockstep resolves imports of Protobuf's "
-						+ "well-known types only");
+				known = built.get(dependency);
+			}
+			if (known == null) {
+				String imported = imports.get(dependency);
+				if (imported == null) {
+					throw new IllegalArgumentException("The schema imports " + dependency
+							+ ", which is no schema reference of it and no well-known type");
+				}
+				if (importing.contains(dependency)) {
+					throw new IllegalArgumentException("Imports form a cycle through " + dependency);
+				}
+				known = build(dependency, imported, imports, built, importing);
+				built.put(dependency, known);
 			}
 			dependencies.add(known);
 		}
+		importing.pop();
 		try {
-			return new ProtobufSchema(FileDescriptor.buildFrom(proto, dependencies.toArray(FileDescriptor[]::new)), text);
+			return FileDescriptor.buildFrom(proto, dependencies.toArray(FileDescriptor[]::new));
 		}
 		catch (DescriptorValidationException ex) {
 			throw new IllegalArgumentException("Invalid Protobuf schema: " + ex.getMessage(), ex);
@@ -108,11 +155,20 @@ public final class ProtobufSchema {
 	}
 
 	/**
-	 * Return the schema as the registry takes it.
+	 * Return the schema as the registry takes it, without references.
 	 * @return a {@code PROTOBUF} schema of this text
 	 */
 	public RegistrySchema registrySchema() {
 		return new RegistrySchema(RegistrySchema.PROTOBUF, this.text);
+	}
+
+	/**
+	 * Return the schema as the registry takes it, with references to its imports.
+	 * @param references one reference per {@linkplain #referencedFiles() imported file}
+	 * @return a {@code PROTOBUF} schema of this text and these references
+	 */
+	public RegistrySchema registrySchema(List<SchemaReference> references) {
+		return new RegistrySchema(RegistrySchema.PROTOBUF, this.text, references);
 	}
 
 	/**

@@ -1,16 +1,21 @@
 package dev.lockstep.registry.protobuf;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.Message;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.SchemaReference;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.SubjectVersion;
+import dev.lockstep.registry.UnsupportedSchemaException;
 import dev.lockstep.registry.WireFormat;
 import org.apache.kafka.common.errors.SerializationException;
 
@@ -70,7 +75,7 @@ public final class ProtobufSerializer<T extends Message> {
 	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
 	 * @return the serializer
 	 * @throws IllegalArgumentException when the type's file cannot be a registry schema
-	 * (imports other than well-known types, editions, groups)
+	 * (editions, groups)
 	 * @throws RegistryException when the registry fails or does not have the schema
 	 * @throws SerializationException when the latest version is not the type's schema
 	 */
@@ -79,11 +84,27 @@ public final class ProtobufSerializer<T extends Message> {
 		WireFormat.checkMaxBytes(maxBytes);
 		ProtobufSchema schema = ProtobufSchema.of(descriptor);
 		long id = switch (idSource) {
-			case LOOKUP -> client.lookup(subject, schema.registrySchema());
-			case AUTO_REGISTER -> client.register(subject, schema.registrySchema());
-			case LATEST_VERSION -> latestId(client.latestSubjectVersion(subject), schema);
+			case LOOKUP -> client.lookup(subject, withReferences(client, schema, false));
+			case AUTO_REGISTER -> client.register(subject, withReferences(client, schema, true));
+			case LATEST_VERSION -> latestId(client, client.latestSubjectVersion(subject), schema);
 		};
 		return new ProtobufSerializer<>(descriptor, schema, id, maxBytes);
+	}
+
+	// Each imported file is a reference to the subject named by its import path, as
+	// Confluent's default reference subject names it: registered (or looked up) first.
+	private static RegistrySchema withReferences(RegistryClient client, ProtobufSchema schema, boolean register) {
+		List<SchemaReference> references = new ArrayList<>();
+		for (FileDescriptor imported : schema.referencedFiles()) {
+			ProtobufSchema importedSchema = ProtobufSchema.of(imported);
+			RegistrySchema registrySchema = withReferences(client, importedSchema, register);
+			if (register) {
+				client.register(imported.getName(), registrySchema);
+			}
+			SubjectVersion version = client.lookupVersion(imported.getName(), registrySchema);
+			references.add(new SchemaReference(imported.getName(), imported.getName(), version.version()));
+		}
+		return schema.registrySchema(references);
 	}
 
 	/**
@@ -127,16 +148,16 @@ public final class ProtobufSerializer<T extends Message> {
 		return this.schemaId;
 	}
 
-	private static long latestId(SubjectVersion latest, ProtobufSchema schema) {
+	private static long latestId(RegistryClient client, SubjectVersion latest, ProtobufSchema schema) {
 		if (!latest.schema().type().equals(RegistrySchema.PROTOBUF)) {
 			throw new SerializationException("The latest version of subject " + latest.subject() + " is a "
 					+ latest.schema().type() + " schema, not PROTOBUF");
 		}
 		ProtobufSchema latestSchema;
 		try {
-			latestSchema = ProtobufSchema.parse(latest.schema().text());
+			latestSchema = ProtobufSchema.parse(latest.schema().text(), client.referencedSchemas(latest.schema()));
 		}
-		catch (IllegalArgumentException ex) {
+		catch (IllegalArgumentException | UnsupportedSchemaException ex) {
 			throw new SerializationException("The latest version of subject " + latest.subject() + ": "
 					+ ex.getMessage(), ex);
 		}

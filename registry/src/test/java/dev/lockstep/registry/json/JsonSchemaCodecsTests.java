@@ -267,7 +267,7 @@ class JsonSchemaCodecsTests {
 				this.mapper);
 		assertThatExceptionOfType(InvalidDataException.class)
 			.isThrownBy(() -> deserializer.deserialize(framed(5, "{}")))
-			.withMessageContaining("references");
+			.withMessageContaining("names version 1 of subject a, which the registry does not have");
 	}
 
 	@Test

@@ -155,7 +155,7 @@ class ProtobufSchemaTests {
 			.withMessageContaining("groups");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto3\"; import \"other.proto\"; message M {}"))
-			.withMessageContaining("other.proto").withMessageContaining("references");
+			.withMessageContaining("other.proto").withMessageContaining("no schema reference");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto3\"; message M { Missing m = 1; }"))
 			.withMessageContaining("Missing");

@@ -1,0 +1,551 @@
+package dev.lockstep.registry.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.server.SchemaStore.Refusal;
+import dev.lockstep.registry.server.SchemaStore.Stored;
+import dev.lockstep.registry.server.SchemaStore.Version;
+
+/**
+ * A Confluent-API schema registry inside the JVM, for development and tests: Avro, JSON
+ * Schema and Protobuf schemas with references, ids shared across subjects, compatibility
+ * levels per subject checked on registration ({@link Compatibility#BACKWARD} by default),
+ * on a 127.0.0.1 port only. With a data directory its schemas outlive the process (one
+ * JSON file, rewritten after each change; the directory is locked against a second
+ * process); without one they live in memory. It answers the endpoints Lockstep's client
+ * and Confluent's serializers use, with the registry's status codes and error bodies:
+ * {@code GET/PUT /config[/{subject}]}, {@code GET /schemas/ids/{id}}, {@code GET /subjects},
+ * {@code GET /subjects/{subject}/versions[/{version}]}, {@code POST /subjects/{subject}}
+ * (look-up) and {@code POST /subjects/{subject}/versions} (registration). A change is
+ * answered only once it is in the file. Thread-safe.
+ */
+public final class EmbeddedSchemaRegistry implements AutoCloseable {
+
+	private static final String MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
+
+	private static final String LOCK_FILE = "registry.lock";
+
+	private final ObjectMapper json = new ObjectMapper();
+
+	private final SchemaStore store;
+
+	private final String pathPrefix;
+
+	private final RequestInterceptor interceptor;
+
+	private final FileChannel lockChannel;
+
+	private final Path dataDirectory;
+
+	private final ExecutorService executor = Executors.newCachedThreadPool((runnable) -> {
+		Thread thread = new Thread(runnable, "lockstep-schema-registry");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private HttpServer server;
+
+	private int port;
+
+	private EmbeddedSchemaRegistry(Builder builder, FileChannel lockChannel) {
+		this.store = new SchemaStore(builder.dataDirectory, builder.compatibility, builder.validateSchemas);
+		this.pathPrefix = builder.pathPrefix;
+		this.interceptor = builder.interceptor;
+		this.lockChannel = lockChannel;
+		this.dataDirectory = builder.dataDirectory;
+	}
+
+	/**
+	 * Return a builder.
+	 * @return a builder of an in-memory registry on an ephemeral port, BACKWARD by default
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Return the base URL clients use, prefix included.
+	 * @return the URL, such as {@code http://127.0.0.1:40123}
+	 */
+	public String url() {
+		return "http://127.0.0.1:" + this.port + this.pathPrefix;
+	}
+
+	/**
+	 * Stop answering: connections are refused until {@link #restart()}. Schemas are kept.
+	 */
+	public synchronized void stop() {
+		if (this.server != null) {
+			this.server.stop(0);
+			this.server = null;
+		}
+	}
+
+	/**
+	 * Answer again on the same port after {@link #stop()}.
+	 */
+	public synchronized void restart() {
+		if (this.server == null) {
+			listen(this.port);
+		}
+	}
+
+	@Override
+	public void close() {
+		stop();
+		// No change may reach the file once the directory is released.
+		synchronized (this.store) {
+			this.store.close();
+		}
+		this.executor.shutdownNow();
+		if (this.lockChannel != null) {
+			Builder.release(this.dataDirectory, this.lockChannel);
+		}
+	}
+
+	/**
+	 * Register a schema directly, as an operator would: with the subject's compatibility
+	 * check.
+	 * @param subject the subject
+	 * @param schema the schema
+	 * @return its id
+	 * @throws IllegalArgumentException when the schema is invalid or incompatible
+	 */
+	public long register(String subject, RegistrySchema schema) {
+		synchronized (this.store) {
+			try {
+				return this.store.register(subject, new Stored(schema, List.of()), true);
+			}
+			catch (Refusal ex) {
+				throw new IllegalArgumentException(ex.getMessage(), ex);
+			}
+		}
+	}
+
+	/**
+	 * Set a subject's compatibility level.
+	 * @param subject the subject, or {@code null} for the registry's default
+	 * @param compatibility the level
+	 */
+	public void compatibility(String subject, Compatibility compatibility) {
+		synchronized (this.store) {
+			this.store.compatibility(subject, compatibility);
+		}
+	}
+
+	/**
+	 * Answer a request as the registry does, without the interceptor: for an
+	 * {@link RequestInterceptor} that answers normally after all (after a delay, say).
+	 * @param exchange the request
+	 * @throws IOException when answering fails
+	 */
+	public void answer(HttpExchange exchange) throws IOException {
+		String rawPath = exchange.getRequestURI().getRawPath();
+		if (!rawPath.startsWith(this.pathPrefix)) {
+			error(exchange, 404, 404, "HTTP 404 Not Found");
+			return;
+		}
+		String[] parts = rawPath.substring(this.pathPrefix.length()).split("/", -1);
+		try {
+			JsonNode body = route(exchange.getRequestMethod(), parts, exchange);
+			if (body == null) {
+				error(exchange, 404, 404, "HTTP 404 Not Found");
+			}
+			else {
+				respond(exchange, 200, Map.of("Content-Type", MEDIA_TYPE), this.json.writeValueAsBytes(body));
+			}
+		}
+		catch (Refusal ex) {
+			error(exchange, ex.status(), ex.errorCode(), ex.getMessage());
+		}
+		catch (RuntimeException ex) {
+			error(exchange, 500, 50001, "Error in the backend data store: " + ex.getMessage());
+		}
+	}
+
+	/**
+	 * Answer a request with a status and a registry error body.
+	 * @param exchange the request
+	 * @param status the HTTP status
+	 * @param errorCode the registry's error code
+	 * @param message the message
+	 * @throws IOException when answering fails
+	 */
+	public void error(HttpExchange exchange, int status, int errorCode, String message) throws IOException {
+		ObjectNode body = this.json.createObjectNode().put("error_code", errorCode).put("message", message);
+		respond(exchange, status, Map.of("Content-Type", MEDIA_TYPE), this.json.writeValueAsBytes(body));
+	}
+
+	/**
+	 * Answer a request with exactly this status, headers and body.
+	 * @param exchange the request
+	 * @param status the HTTP status
+	 * @param headers the response headers
+	 * @param body the body
+	 * @throws IOException when answering fails
+	 */
+	public static void respond(HttpExchange exchange, int status, Map<String, String> headers, byte[] body)
+			throws IOException {
+		headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+		exchange.sendResponseHeaders(status, (body.length == 0) ? -1 : body.length);
+		if (body.length > 0) {
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(body);
+			}
+		}
+	}
+
+	// parts[0] is empty: paths start with '/'. Null: no such endpoint. The body is read
+	// before the store's lock is taken: a slow client must not stall the others.
+	private JsonNode route(String method, String[] parts, HttpExchange exchange) throws IOException {
+		int n = parts.length;
+		String first = (n > 1) ? parts[1] : "";
+		JsonNode body = (method.equals("POST") || method.equals("PUT")) ? readBody(exchange) : null;
+		synchronized (this.store) {
+			if (first.equals("config") && (n == 2 || n == 3)) {
+				String subject = (n == 3) ? decode(parts[2]) : null;
+				if (method.equals("GET")) {
+					Compatibility level = (subject != null)
+							? this.store.subjectCompatibility(subject, defaultToGlobal(exchange))
+							: this.store.compatibility(null);
+					return this.json.createObjectNode().put("compatibilityLevel", level.name());
+				}
+				if (method.equals("PUT")) {
+					Compatibility level = level(body);
+					this.store.compatibility(subject, level);
+					return this.json.createObjectNode().put("compatibility", level.name());
+				}
+			}
+			else if (method.equals("GET") && n == 4 && first.equals("schemas") && parts[2].equals("ids")) {
+				return schemaBody(this.json.createObjectNode(), this.store.schema(id(parts[3])));
+			}
+			else if (method.equals("GET") && n == 2 && first.equals("subjects")) {
+				ArrayNode subjects = this.json.createArrayNode();
+				this.store.subjects().forEach(subjects::add);
+				return subjects;
+			}
+			else if (first.equals("subjects") && n >= 3) {
+				String subject = decode(parts[2]);
+				if (method.equals("POST") && n == 3) {
+					return versionBody(subject, this.store.lookup(subject, schema(body)));
+				}
+				if (method.equals("POST") && n == 4 && parts[3].equals("versions")) {
+					long id = this.store.register(subject, schema(body), true);
+					return this.json.createObjectNode().put("id", id);
+				}
+				if (method.equals("GET") && n == 4 && parts[3].equals("versions")) {
+					ArrayNode versions = this.json.createArrayNode();
+					this.store.versions(subject).forEach((version) -> versions.add(version.version()));
+					return versions;
+				}
+				if (method.equals("GET") && n == 5 && parts[3].equals("versions")) {
+					return versionBody(subject, this.store.version(subject, parts[4]));
+				}
+			}
+			return null;
+		}
+	}
+
+	private static boolean defaultToGlobal(HttpExchange exchange) {
+		String query = exchange.getRequestURI().getQuery();
+		return query != null && query.contains("defaultToGlobal=true");
+	}
+
+	private ObjectNode versionBody(String subject, Version version) {
+		return schemaBody(this.json.createObjectNode()
+			.put("subject", subject)
+			.put("version", version.version())
+			.put("id", version.id()), this.store.schema(version.id()));
+	}
+
+	private ObjectNode schemaBody(ObjectNode body, Stored stored) {
+		body.put("schema", stored.schema().text());
+		// The registry leaves out the default type, AVRO, and empty references.
+		if (!stored.schema().type().equals(RegistrySchema.AVRO)) {
+			body.put("schemaType", stored.schema().type());
+		}
+		if (!stored.references().isEmpty()) {
+			ArrayNode references = body.putArray("references");
+			stored.references().forEach((reference) -> references.addObject().put("name", reference.name())
+				.put("subject", reference.subject()).put("version", reference.version()));
+		}
+		return body;
+	}
+
+	private static Stored schema(JsonNode body) {
+		JsonNode schema = body.get("schema");
+		JsonNode type = body.get("schemaType");
+		if (schema == null || !schema.isTextual() || (type != null && !type.isTextual())) {
+			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid");
+		}
+		try {
+			return new Stored(new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO,
+					schema.textValue()), SchemaStore.references(body.path("references")));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid: "
+					+ ex.getMessage());
+		}
+	}
+
+	private JsonNode readBody(HttpExchange exchange) throws IOException {
+		try (InputStream in = exchange.getRequestBody()) {
+			byte[] bytes = in.readNBytes(RegistryClient.MAX_SCHEMA_BYTES * 2 + 1);
+			if (bytes.length > RegistryClient.MAX_SCHEMA_BYTES * 2) {
+				throw new Refusal(413, 413, "Request body too large");
+			}
+			JsonNode body = this.json.readTree(bytes);
+			if (body == null || !body.isObject()) {
+				throw new Refusal(422, 42201, "Invalid request body");
+			}
+			return body;
+		}
+		catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+			throw new Refusal(422, 42201, "Invalid request body: " + ex.getOriginalMessage());
+		}
+	}
+
+	private static Compatibility level(JsonNode body) {
+		JsonNode level = body.get("compatibility");
+		try {
+			return Compatibility.valueOf(level.textValue().toUpperCase(Locale.ROOT));
+		}
+		catch (RuntimeException ex) {
+			throw new Refusal(422, 42203, "Invalid compatibility level. Valid values are "
+					+ List.of(Compatibility.values()));
+		}
+	}
+
+	private static long id(String text) {
+		try {
+			return Long.parseLong(text);
+		}
+		catch (NumberFormatException ex) {
+			throw new Refusal(404, 40403, "Schema " + text + " not found");
+		}
+	}
+
+	private void listen(int port) {
+		try {
+			this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start the schema registry on port " + port, ex);
+		}
+		this.server.setExecutor(this.executor);
+		this.server.createContext("/", this::handle);
+		this.server.start();
+		this.port = this.server.getAddress().getPort();
+	}
+
+	private void handle(HttpExchange exchange) throws IOException {
+		try (exchange) {
+			if (this.interceptor != null) {
+				String path = exchange.getRequestURI().getRawPath();
+				if (path.startsWith(this.pathPrefix)) {
+					path = path.substring(this.pathPrefix.length());
+				}
+				if (this.interceptor.intercept(exchange, exchange.getRequestMethod() + " " + decode(path), this)) {
+					return;
+				}
+			}
+			answer(exchange);
+		}
+		catch (IllegalArgumentException ex) {
+			// A path with a malformed escape.
+			error(exchange, 404, 404, "HTTP 404 Not Found");
+		}
+	}
+
+	private static String decode(String segment) {
+		return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Builds and starts an {@link EmbeddedSchemaRegistry}.
+	 */
+	public static final class Builder {
+
+		private int port;
+
+		private String pathPrefix = "";
+
+		private Path dataDirectory;
+
+		private Compatibility compatibility = Compatibility.BACKWARD;
+
+		private RequestInterceptor interceptor;
+
+		private boolean validateSchemas = true;
+
+		private Builder() {
+		}
+
+		/**
+		 * Whether a schema must parse and pass the compatibility check to be registered
+		 * (the default). A test of what readers do with schemas they cannot use turns it
+		 * off: texts are then kept as given, references unchecked.
+		 * @param validateSchemas whether to parse schemas on registration
+		 * @return this builder
+		 */
+		public Builder validateSchemas(boolean validateSchemas) {
+			this.validateSchemas = validateSchemas;
+			return this;
+		}
+
+		/**
+		 * Listen on a port of 127.0.0.1.
+		 * @param port the port; 0 (the default) for an ephemeral one
+		 * @return this builder
+		 */
+		public Builder port(int port) {
+			this.port = port;
+			return this;
+		}
+
+		/**
+		 * Serve below a path prefix.
+		 * @param pathPrefix the prefix, such as {@code /registry}; empty (the default) for none
+		 * @return this builder
+		 */
+		public Builder pathPrefix(String pathPrefix) {
+			this.pathPrefix = pathPrefix;
+			return this;
+		}
+
+		/**
+		 * Keep the schemas in a directory, locked against other processes while running.
+		 * @param dataDirectory the directory, created when missing; {@code null} (the
+		 * default) for memory only
+		 * @return this builder
+		 */
+		public Builder dataDirectory(Path dataDirectory) {
+			this.dataDirectory = (dataDirectory != null) ? dataDirectory.toAbsolutePath().normalize() : null;
+			return this;
+		}
+
+		/**
+		 * Set the default compatibility level of subjects (until one is stored).
+		 * @param compatibility the level; BACKWARD by default
+		 * @return this builder
+		 */
+		public Builder compatibility(Compatibility compatibility) {
+			this.compatibility = compatibility;
+			return this;
+		}
+
+		/**
+		 * See each request first, and answer it instead.
+		 * @param interceptor the interceptor
+		 * @return this builder
+		 */
+		public Builder interceptor(RequestInterceptor interceptor) {
+			this.interceptor = interceptor;
+			return this;
+		}
+
+		/**
+		 * Start the registry.
+		 * @return the running registry
+		 * @throws IllegalStateException when another process uses the data directory
+		 * @throws UncheckedIOException when the port or the directory cannot be used
+		 */
+		public EmbeddedSchemaRegistry start() {
+			FileChannel channel = (this.dataDirectory != null) ? lock(this.dataDirectory) : null;
+			try {
+				EmbeddedSchemaRegistry registry = new EmbeddedSchemaRegistry(this, channel);
+				registry.listen(this.port);
+				return registry;
+			}
+			catch (RuntimeException ex) {
+				if (channel != null) {
+					release(this.dataDirectory, channel);
+				}
+				throw ex;
+			}
+		}
+
+		// Directories locked by this JVM: a second channel on a locked file must never be
+		// opened, as closing it would release the first's lock (POSIX locks are per process).
+		private static final Set<Path> LOCKED = ConcurrentHashMap.newKeySet();
+
+		private static FileChannel lock(Path directory) {
+			if (!LOCKED.add(directory)) {
+				throw new IllegalStateException("The schema registry's data directory " + directory
+						+ " is in use by another registry of this process");
+			}
+			FileChannel channel = null;
+			try {
+				Files.createDirectories(directory);
+				channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+						StandardOpenOption.WRITE);
+				FileLock lock;
+				try {
+					lock = channel.tryLock();
+				}
+				catch (OverlappingFileLockException ex) {
+					lock = null;
+				}
+				if (lock == null) {
+					throw new IllegalStateException("The schema registry's data directory " + directory
+							+ " is in use by another process");
+				}
+				return channel;
+			}
+			catch (IOException ex) {
+				release(directory, channel);
+				throw new UncheckedIOException("Could not use " + directory + " for the schema registry's data", ex);
+			}
+			catch (RuntimeException ex) {
+				release(directory, channel);
+				throw ex;
+			}
+		}
+
+		static void release(Path directory, FileChannel channel) {
+			closeQuietly(channel);
+			LOCKED.remove(directory);
+		}
+
+		private static void closeQuietly(FileChannel channel) {
+			if (channel != null) {
+				try {
+					channel.close();
+				}
+				catch (IOException ex) {
+					// Nothing to release.
+				}
+			}
+		}
+
+	}
+
+}

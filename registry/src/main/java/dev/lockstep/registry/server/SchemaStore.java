@@ -1,0 +1,412 @@
+package dev.lockstep.registry.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockstep.registry.RegistrySchema;
+
+/**
+ * The embedded registry's subjects, versions, schemas by id and compatibility levels, in
+ * memory and, with a directory, in one JSON file rewritten (atomically) after each change.
+ * Not thread-safe: the registry calls it under its own lock.
+ */
+final class SchemaStore {
+
+	private static final String FILE = "schemas.json";
+
+	/** The deepest chain of references resolved. */
+	static final int MAX_REFERENCE_DEPTH = 32;
+
+	/** The most references one schema may pull in, transitively. */
+	static final int MAX_REFERENCES = 256;
+
+	private final ObjectMapper json = new ObjectMapper();
+
+	private final Path directory;
+
+	private final Map<String, List<Version>> subjects = new TreeMap<>();
+
+	private final Map<String, Compatibility> subjectCompatibility = new TreeMap<>();
+
+	private final Map<Long, Stored> schemas = new TreeMap<>();
+
+	private final boolean validate;
+
+	private Compatibility compatibility;
+
+	private long nextId = 1;
+
+	private boolean closed;
+
+	SchemaStore(Path directory, Compatibility compatibility, boolean validate) {
+		this.directory = directory;
+		this.compatibility = compatibility;
+		this.validate = validate;
+		if (directory != null && Files.exists(directory.resolve(FILE))) {
+			load();
+		}
+	}
+
+	/** A schema reference: the name it is imported by, and the subject version it is. */
+	record Reference(String name, String subject, int version) {
+
+	}
+
+	/** A schema and its references, as stored under its id. */
+	record Stored(RegistrySchema schema, List<Reference> references) {
+
+	}
+
+	/** A subject's version. */
+	record Version(int version, long id) {
+
+	}
+
+	/** Thrown for a request the store refuses, with the registry's status and error code. */
+	static final class Refusal extends RuntimeException {
+
+		private final int status;
+
+		private final int errorCode;
+
+		Refusal(int status, int errorCode, String message) {
+			super(message);
+			this.status = status;
+			this.errorCode = errorCode;
+		}
+
+		int status() {
+			return this.status;
+		}
+
+		int errorCode() {
+			return this.errorCode;
+		}
+
+	}
+
+	Stored schema(long id) {
+		Stored stored = this.schemas.get(id);
+		if (stored == null) {
+			throw new Refusal(404, 40403, "Schema " + id + " not found");
+		}
+		return stored;
+	}
+
+	List<String> subjects() {
+		return List.copyOf(this.subjects.keySet());
+	}
+
+	List<Version> versions(String subject) {
+		List<Version> versions = this.subjects.get(subject);
+		if (versions == null || versions.isEmpty()) {
+			throw new Refusal(404, 40401, "Subject '" + subject + "' not found.");
+		}
+		return versions;
+	}
+
+	Version version(String subject, String version) {
+		List<Version> versions = versions(subject);
+		if (version.equals("latest") || version.equals("-1")) {
+			return versions.get(versions.size() - 1);
+		}
+		for (Version candidate : versions) {
+			if (Integer.toString(candidate.version()).equals(version)) {
+				return candidate;
+			}
+		}
+		throw new Refusal(404, 40402, "Version " + version + " not found.");
+	}
+
+	Version lookup(String subject, Stored schema) {
+		if (this.validate) {
+			try {
+				SchemaRules.check(schema.schema(), resolve(schema.references()));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new Refusal(422, 42201, "Invalid schema: " + ex.getMessage());
+			}
+		}
+		for (Version version : versions(subject)) {
+			if (same(this.schemas.get(version.id()), schema)) {
+				return version;
+			}
+		}
+		throw new Refusal(404, 40403, "Schema not found");
+	}
+
+	/**
+	 * Register a schema under a subject: its existing version when it is there already,
+	 * otherwise a new version after the compatibility check.
+	 */
+	long register(String subject, Stored schema, boolean checkCompatibility) {
+		// Unvalidated (a test's registry), references are kept as given, even broken ones.
+		Map<String, String> references = this.validate ? resolve(schema.references()) : Map.of();
+		try {
+			if (this.validate) {
+				SchemaRules.check(schema.schema(), references);
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid: "
+					+ ex.getMessage());
+		}
+		List<Version> versions = this.subjects.computeIfAbsent(subject, (key) -> new ArrayList<>());
+		for (Version version : versions) {
+			if (same(this.schemas.get(version.id()), schema)) {
+				return version.id();
+			}
+		}
+		if (checkCompatibility && this.validate) {
+			List<String> problems = problems(subject, versions, schema, references);
+			if (!problems.isEmpty()) {
+				throw new Refusal(409, 409, "Schema being registered is incompatible with an earlier schema for "
+						+ "subject \"" + subject + "\" (" + compatibility(subject) + "), details: " + problems);
+			}
+		}
+		Long existing = this.schemas.entrySet()
+			.stream()
+			.filter((entry) -> same(entry.getValue(), schema))
+			.map(Map.Entry::getKey)
+			.findFirst()
+			.orElse(null);
+		long id = (existing != null) ? existing : this.nextId++;
+		this.schemas.put(id, (existing != null) ? this.schemas.get(id) : schema);
+		int next = versions.isEmpty() ? 1 : versions.get(versions.size() - 1).version() + 1;
+		versions.add(new Version(next, id));
+		try {
+			save();
+		}
+		catch (RuntimeException ex) {
+			// Nothing the file does not hold may be answered: a later run would reuse the id.
+			versions.remove(versions.size() - 1);
+			if (existing == null) {
+				this.schemas.remove(id);
+				this.nextId--;
+			}
+			throw ex;
+		}
+		return id;
+	}
+
+	Compatibility compatibility(String subject) {
+		return (subject != null) ? this.subjectCompatibility.getOrDefault(subject, this.compatibility)
+				: this.compatibility;
+	}
+
+	/**
+	 * Return a subject's own level, as {@code GET /config/{subject}} answers it.
+	 */
+	Compatibility subjectCompatibility(String subject, boolean defaultToGlobal) {
+		Compatibility level = this.subjectCompatibility.get(subject);
+		if (level == null && !defaultToGlobal) {
+			throw new Refusal(404, 40408, "Subject '" + subject + "' does not have subject-level compatibility "
+					+ "configured");
+		}
+		return (level != null) ? level : this.compatibility;
+	}
+
+	/**
+	 * Refuse every change from now on: the registry is closing, and its directory may
+	 * soon be another's.
+	 */
+	void close() {
+		this.closed = true;
+	}
+
+	void compatibility(String subject, Compatibility level) {
+		Compatibility before = (subject == null) ? this.compatibility : this.subjectCompatibility.get(subject);
+		set(subject, level);
+		try {
+			save();
+		}
+		catch (RuntimeException ex) {
+			set(subject, before);
+			throw ex;
+		}
+	}
+
+	private void set(String subject, Compatibility level) {
+		if (subject == null) {
+			this.compatibility = level;
+		}
+		else if (level == null) {
+			this.subjectCompatibility.remove(subject);
+		}
+		else {
+			this.subjectCompatibility.put(subject, level);
+		}
+	}
+
+	/**
+	 * Return the texts of a schema's references, transitively, by the name each is
+	 * imported by; those it imports come before it.
+	 */
+	Map<String, String> resolve(List<Reference> references) {
+		Map<String, String> texts = new LinkedHashMap<>();
+		resolve(references, texts, 0);
+		return texts;
+	}
+
+	private void resolve(List<Reference> references, Map<String, String> texts, int depth) {
+		if (depth >= MAX_REFERENCE_DEPTH) {
+			throw new Refusal(422, 42201, "References nest deeper than " + MAX_REFERENCE_DEPTH);
+		}
+		for (Reference reference : references) {
+			if (texts.containsKey(reference.name())) {
+				continue;
+			}
+			Version version;
+			try {
+				version = version(reference.subject(), Integer.toString(reference.version()));
+			}
+			catch (Refusal ex) {
+				throw new Refusal(422, 42201, "Reference " + reference.name() + " (" + reference.subject()
+						+ " version " + reference.version() + "): " + ex.getMessage());
+			}
+			Stored stored = this.schemas.get(version.id());
+			resolve(stored.references(), texts, depth + 1);
+			texts.put(reference.name(), stored.schema().text());
+			if (texts.size() > MAX_REFERENCES) {
+				throw new Refusal(422, 42201, "More than " + MAX_REFERENCES + " references");
+			}
+		}
+	}
+
+	private List<String> problems(String subject, List<Version> versions, Stored schema,
+			Map<String, String> references) {
+		Compatibility level = compatibility(subject);
+		if (level == Compatibility.NONE || versions.isEmpty()) {
+			return List.of();
+		}
+		List<Version> earlier = level.transitive() ? versions : List.of(versions.get(versions.size() - 1));
+		List<String> problems = new ArrayList<>();
+		for (Version version : earlier) {
+			Stored other = this.schemas.get(version.id());
+			Map<String, String> otherReferences = resolve(other.references());
+			try {
+				if (level.backward()) {
+					SchemaRules.problems(schema.schema(), references, other.schema(), otherReferences)
+						.forEach((problem) -> problems.add("reading version " + version.version() + ": " + problem));
+				}
+				if (level.forward()) {
+					SchemaRules.problems(other.schema(), otherReferences, schema.schema(), references)
+						.forEach((problem) -> problems.add("read by version " + version.version() + ": " + problem));
+				}
+			}
+			catch (IllegalArgumentException ex) {
+				problems.add("version " + version.version() + ": " + ex.getMessage());
+			}
+		}
+		return problems;
+	}
+
+	private static boolean same(Stored a, Stored b) {
+		return a.references().equals(b.references()) && SchemaRules.same(a.schema(), b.schema());
+	}
+
+	private void save() {
+		if (this.closed) {
+			throw new Refusal(503, 50003, "The registry is closing");
+		}
+		if (this.directory == null) {
+			return;
+		}
+		ObjectNode root = this.json.createObjectNode();
+		root.put("nextId", this.nextId);
+		root.put("compatibility", this.compatibility.name());
+		ObjectNode subjects = root.putObject("subjects");
+		this.subjects.forEach((subject, versions) -> {
+			ObjectNode node = subjects.putObject(subject);
+			Compatibility level = this.subjectCompatibility.get(subject);
+			if (level != null) {
+				node.put("compatibility", level.name());
+			}
+			ArrayNode list = node.putArray("versions");
+			versions.forEach((version) -> list.addObject().put("version", version.version()).put("id", version.id()));
+		});
+		this.subjectCompatibility.forEach((subject, level) -> {
+			if (!this.subjects.containsKey(subject)) {
+				subjects.putObject(subject).put("compatibility", level.name()).putArray("versions");
+			}
+		});
+		ArrayNode schemas = root.putArray("schemas");
+		this.schemas.forEach((id, stored) -> {
+			ObjectNode node = schemas.addObject().put("id", id)
+				.put("schemaType", stored.schema().type())
+				.put("schema", stored.schema().text());
+			ArrayNode list = node.putArray("references");
+			stored.references().forEach((reference) -> list.addObject().put("name", reference.name())
+				.put("subject", reference.subject()).put("version", reference.version()));
+		});
+		try {
+			Files.createDirectories(this.directory);
+			Path temporary = this.directory.resolve(FILE + ".tmp");
+			this.json.writerWithDefaultPrettyPrinter().writeValue(temporary.toFile(), root);
+			Files.move(temporary, this.directory.resolve(FILE), StandardCopyOption.REPLACE_EXISTING,
+					StandardCopyOption.ATOMIC_MOVE);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not save the registry's schemas in " + this.directory, ex);
+		}
+	}
+
+	private void load() {
+		Path file = this.directory.resolve(FILE);
+		try {
+			JsonNode root = this.json.readTree(file.toFile());
+			this.nextId = root.path("nextId").asLong(1);
+			this.compatibility = Compatibility.valueOf(root.path("compatibility").asText(this.compatibility.name()));
+			for (JsonNode node : root.path("schemas")) {
+				this.schemas.put(node.path("id").asLong(), new Stored(
+						new RegistrySchema(node.path("schemaType").asText(), node.path("schema").asText()),
+						references(node.path("references"))));
+			}
+			root.path("subjects").fields().forEachRemaining((entry) -> {
+				if (entry.getValue().has("compatibility")) {
+					this.subjectCompatibility.put(entry.getKey(),
+							Compatibility.valueOf(entry.getValue().path("compatibility").asText()));
+				}
+				List<Version> versions = new ArrayList<>();
+				for (JsonNode version : entry.getValue().path("versions")) {
+					versions.add(new Version(version.path("version").asInt(), version.path("id").asLong()));
+				}
+				if (!versions.isEmpty()) {
+					this.subjects.put(entry.getKey(), versions);
+				}
+			});
+		}
+		catch (IOException | RuntimeException ex) {
+			throw new IllegalStateException("Could not read the registry's schemas from " + file + ": "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	static List<Reference> references(JsonNode array) {
+		List<Reference> references = new ArrayList<>();
+		for (JsonNode node : array) {
+			JsonNode name = node.get("name");
+			JsonNode subject = node.get("subject");
+			JsonNode version = node.get("version");
+			if (name == null || !name.isTextual() || subject == null || !subject.isTextual() || version == null
+					|| !version.canConvertToInt()) {
+				throw new IllegalArgumentException("A reference has a name, a subject and a version");
+			}
+			references.add(new Reference(name.textValue(), subject.textValue(), version.intValue()));
+		}
+		return List.copyOf(references);
+	}
+
+}
