@@ -58,7 +58,7 @@ final class ProtobufCodecs {
 		}
 		catch (IllegalArgumentException ex) {
 			throw new LockstepConfigurationException(settings.property() + ".type", null, ex.getMessage(),
-					"Use a message whose .proto file imports nothing but Protobuf's well-known types.");
+					"Use a message of a proto2 or proto3 file without groups (editions are not supported).");
 		}
 	}
 

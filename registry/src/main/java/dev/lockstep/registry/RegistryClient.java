@@ -348,6 +348,7 @@ public final class RegistryClient {
 		this.schemasById.clear();
 		this.textsById.clear();
 		this.idsBySchema.clear();
+		this.referenced.clear();
 	}
 
 	private SchemaVersion fetchVersion(String subject, String version) {

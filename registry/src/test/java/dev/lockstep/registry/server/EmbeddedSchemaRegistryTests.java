@@ -57,6 +57,31 @@ class EmbeddedSchemaRegistryTests {
 	}
 
 	@Test
+	void checksEachLevelInItsDirection() {
+		try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.builder().start()) {
+			RegistryClient client = client(registry);
+			// FORWARD: the earlier schema must read the new one's data; dropping a field it
+			// needs (no default) is refused, though BACKWARD would take it.
+			client.register("forward", avro(ORDER_WITHOUT_DEFAULT));
+			registry.compatibility("forward", Compatibility.FORWARD);
+			assertIncompatible(client, "forward", avro(ORDER_V1), "read by version 1");
+			registry.compatibility("forward", Compatibility.FULL);
+			assertIncompatible(client, "forward", avro(ORDER_V1), "read by version 1");
+			// FULL also refuses what FORWARD alone takes: a new field without a default.
+			client.register("full", avro(ORDER_V1));
+			registry.compatibility("full", Compatibility.FULL);
+			assertIncompatible(client, "full", avro(ORDER_WITHOUT_DEFAULT), "reading version 1");
+			// Transitive: checked against every version, not only the latest.
+			client.register("transitive", avro(ORDER_V1));
+			client.register("transitive", avro(ORDER_WITH_DEFAULT));
+			registry.compatibility("transitive", Compatibility.BACKWARD_TRANSITIVE);
+			assertIncompatible(client, "transitive", avro(ORDER_WITHOUT_DEFAULT), "reading version 1");
+			registry.compatibility("transitive", Compatibility.BACKWARD);
+			assertThat(client.register("transitive", avro(ORDER_WITHOUT_DEFAULT))).isPositive();
+		}
+	}
+
+	@Test
 	void checksProtobufAndJsonSchemaEvolution() {
 		try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.builder().start()) {
 			RegistryClient client = client(registry);
@@ -69,8 +94,14 @@ class EmbeddedSchemaRegistryTests {
 				.withMessageContaining("lockstep.test.Order.amount_cents (field 3) was int64, now string");
 			client.register("proto-value", new RegistrySchema(RegistrySchema.PROTOBUF,
 					order.replace("int64 amount_cents = 3;", "int64 amount_cents = 3;\n  string channel = 30;")));
+			assertIncompatible(client, "proto-value", new RegistrySchema(RegistrySchema.PROTOBUF,
+					order.replace("  string customer = 2;", "  repeated string customer = 2;")),
+					"was string, now repeated string");
 			String person = "{\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"string\"}}}";
 			client.register("json-value", RegistrySchema.json(person));
+			assertIncompatible(client, "json-value", RegistrySchema.json(
+					"{\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}"),
+					"refuses property \"name\"");
 			assertThatExceptionOfType(RegistryException.class)
 				.isThrownBy(() -> client.register("json-value", RegistrySchema.json(person.replace("}}}",
 						"}}, \"required\": [\"name\"]}"))))
@@ -141,6 +172,13 @@ class EmbeddedSchemaRegistryTests {
 			assertThat(send(registry, "POST", "/subjects/bare-value/versions", "{\"schema\": \"" + order + "\"}")
 				.statusCode()).isEqualTo(422);
 		}
+	}
+
+	private static void assertIncompatible(RegistryClient client, String subject, RegistrySchema schema,
+			String reason) {
+		assertThatExceptionOfType(RegistryException.class).isThrownBy(() -> client.register(subject, schema))
+			.satisfies((ex) -> assertThat(ex.statusCode()).isEqualTo(409))
+			.withMessageContaining(reason);
 	}
 
 	private static RegistrySchema avro(String text) {
