@@ -261,7 +261,7 @@ final class ProtoParser {
 		String name = identifier();
 		expect("=");
 		int number = fieldNumber();
-		String entryName = camel(name) + "Entry";
+		String entryName = camel(name, true) + "Entry";
 		FieldDescriptorProto.Builder key = FieldDescriptorProto.newBuilder().setName("key").setNumber(1)
 			.setLabel(FieldDescriptorProto.Label.LABEL_OPTIONAL).setJsonName("key");
 		FieldDescriptorProto.Builder value = FieldDescriptorProto.newBuilder().setName("value").setNumber(2)
@@ -566,9 +566,17 @@ final class ProtoParser {
 		return new IllegalArgumentException(message + " (line " + line + ")");
 	}
 
-	private static String camel(String name) {
+	/**
+	 * Join a field name's words as protoc does: underscores dropped, the letter after each
+	 * upper-cased ({@code order_id} is a JSON name {@code orderId}, a map entry
+	 * {@code OrderIdEntry}).
+	 * @param name the field name
+	 * @param upperFirst whether the first letter is upper-cased too
+	 * @return the joined name
+	 */
+	static String camel(String name, boolean upperFirst) {
 		StringBuilder camel = new StringBuilder();
-		boolean upper = true;
+		boolean upper = upperFirst;
 		for (char c : name.toCharArray()) {
 			if (c == '_') {
 				upper = true;

@@ -112,7 +112,7 @@ final class ProtoPrinter {
 		if (proto.getOptions().getDeprecated()) {
 			options.add("deprecated = true");
 		}
-		if (proto.hasJsonName() && !proto.getJsonName().equals(jsonName(field.getName()))) {
+		if (proto.hasJsonName() && !proto.getJsonName().equals(ProtoParser.camel(field.getName(), false))) {
 			options.add("json_name = " + quote(proto.getJsonName()));
 		}
 		if (!options.isEmpty()) {
@@ -167,22 +167,6 @@ final class ProtoPrinter {
 
 	private static String quote(String text) {
 		return "\"" + TextFormat.escapeBytes(ByteString.copyFromUtf8(text)) + "\"";
-	}
-
-	// protoc's default JSON name: underscores dropped, the letter after each upper-cased.
-	private static String jsonName(String name) {
-		StringBuilder json = new StringBuilder();
-		boolean upper = false;
-		for (char c : name.toCharArray()) {
-			if (c == '_') {
-				upper = true;
-			}
-			else {
-				json.append(upper ? Character.toUpperCase(c) : c);
-				upper = false;
-			}
-		}
-		return json.toString();
 	}
 
 }
