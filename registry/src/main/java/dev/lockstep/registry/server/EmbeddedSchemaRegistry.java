@@ -31,7 +31,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.server.SchemaStore.Refusal;
-import dev.lockstep.registry.server.SchemaStore.Stored;
 import dev.lockstep.registry.server.SchemaStore.Version;
 
 /**
@@ -142,7 +141,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 	public long register(String subject, RegistrySchema schema) {
 		synchronized (this.store) {
 			try {
-				return this.store.register(subject, new Stored(schema, List.of()), true);
+				return this.store.register(subject, schema);
 			}
 			catch (Refusal ex) {
 				throw new IllegalArgumentException(ex.getMessage(), ex);
@@ -258,7 +257,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 					return versionBody(subject, this.store.lookup(subject, schema(body)));
 				}
 				if (method.equals("POST") && n == 4 && parts[3].equals("versions")) {
-					long id = this.store.register(subject, schema(body), true);
+					long id = this.store.register(subject, schema(body));
 					return this.json.createObjectNode().put("id", id);
 				}
 				if (method.equals("GET") && n == 4 && parts[3].equals("versions")) {
@@ -286,11 +285,11 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 			.put("id", version.id()), this.store.schema(version.id()));
 	}
 
-	private ObjectNode schemaBody(ObjectNode body, Stored stored) {
-		body.put("schema", stored.schema().text());
+	private ObjectNode schemaBody(ObjectNode body, RegistrySchema stored) {
+		body.put("schema", stored.text());
 		// The registry leaves out the default type, AVRO, and empty references.
-		if (!stored.schema().type().equals(RegistrySchema.AVRO)) {
-			body.put("schemaType", stored.schema().type());
+		if (!stored.type().equals(RegistrySchema.AVRO)) {
+			body.put("schemaType", stored.type());
 		}
 		if (!stored.references().isEmpty()) {
 			ArrayNode references = body.putArray("references");
@@ -300,15 +299,15 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		return body;
 	}
 
-	private static Stored schema(JsonNode body) {
+	private static RegistrySchema schema(JsonNode body) {
 		JsonNode schema = body.get("schema");
 		JsonNode type = body.get("schemaType");
 		if (schema == null || !schema.isTextual() || (type != null && !type.isTextual())) {
 			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid");
 		}
 		try {
-			return new Stored(new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO,
-					schema.textValue()), SchemaStore.references(body.path("references")));
+			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, schema.textValue(),
+					SchemaStore.references(body.path("references")));
 		}
 		catch (IllegalArgumentException ex) {
 			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid: "
@@ -394,6 +393,10 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 	 */
 	public static final class Builder {
 
+		// Directories locked by this JVM: a second channel on a locked file must never be
+		// opened, as closing it would release the first's lock (POSIX locks are per process).
+		private static final Set<Path> LOCKED = ConcurrentHashMap.newKeySet();
+
 		private int port;
 
 		private String pathPrefix = "";
@@ -407,18 +410,6 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		private boolean validateSchemas = true;
 
 		private Builder() {
-		}
-
-		/**
-		 * Whether a schema must parse and pass the compatibility check to be registered
-		 * (the default). A test of what readers do with schemas they cannot use turns it
-		 * off: texts are then kept as given, references unchecked.
-		 * @param validateSchemas whether to parse schemas on registration
-		 * @return this builder
-		 */
-		public Builder validateSchemas(boolean validateSchemas) {
-			this.validateSchemas = validateSchemas;
-			return this;
 		}
 
 		/**
@@ -473,6 +464,18 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		}
 
 		/**
+		 * Whether a schema must parse and pass the compatibility check to be registered
+		 * (the default). A test of what readers do with schemas they cannot use turns it
+		 * off: texts are then kept as given, references unchecked.
+		 * @param validateSchemas whether to parse schemas on registration
+		 * @return this builder
+		 */
+		public Builder validateSchemas(boolean validateSchemas) {
+			this.validateSchemas = validateSchemas;
+			return this;
+		}
+
+		/**
 		 * Start the registry.
 		 * @return the running registry
 		 * @throws IllegalStateException when another process uses the data directory
@@ -492,10 +495,6 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 				throw ex;
 			}
 		}
-
-		// Directories locked by this JVM: a second channel on a locked file must never be
-		// opened, as closing it would release the first's lock (POSIX locks are per process).
-		private static final Set<Path> LOCKED = ConcurrentHashMap.newKeySet();
 
 		private static FileChannel lock(Path directory) {
 			if (!LOCKED.add(directory)) {

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.SchemaReference;
 
 /**
  * The embedded registry's subjects, versions, schemas by id and compatibility levels, in
@@ -40,7 +41,7 @@ final class SchemaStore {
 
 	private final Map<String, Compatibility> subjectCompatibility = new TreeMap<>();
 
-	private final Map<Long, Stored> schemas = new TreeMap<>();
+	private final Map<Long, RegistrySchema> schemas = new TreeMap<>();
 
 	private final boolean validate;
 
@@ -57,16 +58,6 @@ final class SchemaStore {
 		if (directory != null && Files.exists(directory.resolve(FILE))) {
 			load();
 		}
-	}
-
-	/** A schema reference: the name it is imported by, and the subject version it is. */
-	record Reference(String name, String subject, int version) {
-
-	}
-
-	/** A schema and its references, as stored under its id. */
-	record Stored(RegistrySchema schema, List<Reference> references) {
-
 	}
 
 	/** A subject's version. */
@@ -97,8 +88,8 @@ final class SchemaStore {
 
 	}
 
-	Stored schema(long id) {
-		Stored stored = this.schemas.get(id);
+	RegistrySchema schema(long id) {
+		RegistrySchema stored = this.schemas.get(id);
 		if (stored == null) {
 			throw new Refusal(404, 40403, "Schema " + id + " not found");
 		}
@@ -130,10 +121,10 @@ final class SchemaStore {
 		throw new Refusal(404, 40402, "Version " + version + " not found.");
 	}
 
-	Version lookup(String subject, Stored schema) {
+	Version lookup(String subject, RegistrySchema schema) {
 		if (this.validate) {
 			try {
-				SchemaRules.check(schema.schema(), resolve(schema.references()));
+				SchemaRules.check(schema, resolve(schema.references()));
 			}
 			catch (IllegalArgumentException ex) {
 				throw new Refusal(422, 42201, "Invalid schema: " + ex.getMessage());
@@ -151,12 +142,12 @@ final class SchemaStore {
 	 * Register a schema under a subject: its existing version when it is there already,
 	 * otherwise a new version after the compatibility check.
 	 */
-	long register(String subject, Stored schema, boolean checkCompatibility) {
+	long register(String subject, RegistrySchema schema) {
 		// Unvalidated (a test's registry), references are kept as given, even broken ones.
 		Map<String, String> references = this.validate ? resolve(schema.references()) : Map.of();
 		try {
 			if (this.validate) {
-				SchemaRules.check(schema.schema(), references);
+				SchemaRules.check(schema, references);
 			}
 		}
 		catch (IllegalArgumentException ex) {
@@ -169,7 +160,7 @@ final class SchemaStore {
 				return version.id();
 			}
 		}
-		if (checkCompatibility && this.validate) {
+		if (this.validate) {
 			List<String> problems = problems(subject, versions, schema, references);
 			if (!problems.isEmpty()) {
 				throw new Refusal(409, 409, "Schema being registered is incompatible with an earlier schema for "
@@ -183,7 +174,9 @@ final class SchemaStore {
 			.findFirst()
 			.orElse(null);
 		long id = (existing != null) ? existing : this.nextId++;
-		this.schemas.put(id, (existing != null) ? this.schemas.get(id) : schema);
+		if (existing == null) {
+			this.schemas.put(id, schema);
+		}
 		int next = versions.isEmpty() ? 1 : versions.get(versions.size() - 1).version() + 1;
 		versions.add(new Version(next, id));
 		try {
@@ -254,17 +247,17 @@ final class SchemaStore {
 	 * Return the texts of a schema's references, transitively, by the name each is
 	 * imported by; those it imports come before it.
 	 */
-	Map<String, String> resolve(List<Reference> references) {
+	Map<String, String> resolve(List<SchemaReference> references) {
 		Map<String, String> texts = new LinkedHashMap<>();
 		resolve(references, texts, 0);
 		return texts;
 	}
 
-	private void resolve(List<Reference> references, Map<String, String> texts, int depth) {
+	private void resolve(List<SchemaReference> references, Map<String, String> texts, int depth) {
 		if (depth >= MAX_REFERENCE_DEPTH) {
 			throw new Refusal(422, 42201, "References nest deeper than " + MAX_REFERENCE_DEPTH);
 		}
-		for (Reference reference : references) {
+		for (SchemaReference reference : references) {
 			if (texts.containsKey(reference.name())) {
 				continue;
 			}
@@ -276,16 +269,16 @@ final class SchemaStore {
 				throw new Refusal(422, 42201, "Reference " + reference.name() + " (" + reference.subject()
 						+ " version " + reference.version() + "): " + ex.getMessage());
 			}
-			Stored stored = this.schemas.get(version.id());
+			RegistrySchema stored = this.schemas.get(version.id());
 			resolve(stored.references(), texts, depth + 1);
-			texts.put(reference.name(), stored.schema().text());
+			texts.put(reference.name(), stored.text());
 			if (texts.size() > MAX_REFERENCES) {
 				throw new Refusal(422, 42201, "More than " + MAX_REFERENCES + " references");
 			}
 		}
 	}
 
-	private List<String> problems(String subject, List<Version> versions, Stored schema,
+	private List<String> problems(String subject, List<Version> versions, RegistrySchema schema,
 			Map<String, String> references) {
 		Compatibility level = compatibility(subject);
 		if (level == Compatibility.NONE || versions.isEmpty()) {
@@ -294,15 +287,15 @@ final class SchemaStore {
 		List<Version> earlier = level.transitive() ? versions : List.of(versions.get(versions.size() - 1));
 		List<String> problems = new ArrayList<>();
 		for (Version version : earlier) {
-			Stored other = this.schemas.get(version.id());
+			RegistrySchema other = this.schemas.get(version.id());
 			Map<String, String> otherReferences = resolve(other.references());
 			try {
 				if (level.backward()) {
-					SchemaRules.problems(schema.schema(), references, other.schema(), otherReferences)
+					SchemaRules.problems(schema, references, other, otherReferences)
 						.forEach((problem) -> problems.add("reading version " + version.version() + ": " + problem));
 				}
 				if (level.forward()) {
-					SchemaRules.problems(other.schema(), otherReferences, schema.schema(), references)
+					SchemaRules.problems(other, otherReferences, schema, references)
 						.forEach((problem) -> problems.add("read by version " + version.version() + ": " + problem));
 				}
 			}
@@ -313,8 +306,8 @@ final class SchemaStore {
 		return problems;
 	}
 
-	private static boolean same(Stored a, Stored b) {
-		return a.references().equals(b.references()) && SchemaRules.same(a.schema(), b.schema());
+	private static boolean same(RegistrySchema a, RegistrySchema b) {
+		return a.references().equals(b.references()) && SchemaRules.same(a, b);
 	}
 
 	private void save() {
@@ -345,8 +338,8 @@ final class SchemaStore {
 		ArrayNode schemas = root.putArray("schemas");
 		this.schemas.forEach((id, stored) -> {
 			ObjectNode node = schemas.addObject().put("id", id)
-				.put("schemaType", stored.schema().type())
-				.put("schema", stored.schema().text());
+				.put("schemaType", stored.type())
+				.put("schema", stored.text());
 			ArrayNode list = node.putArray("references");
 			stored.references().forEach((reference) -> list.addObject().put("name", reference.name())
 				.put("subject", reference.subject()).put("version", reference.version()));
@@ -370,9 +363,8 @@ final class SchemaStore {
 			this.nextId = root.path("nextId").asLong(1);
 			this.compatibility = Compatibility.valueOf(root.path("compatibility").asText(this.compatibility.name()));
 			for (JsonNode node : root.path("schemas")) {
-				this.schemas.put(node.path("id").asLong(), new Stored(
-						new RegistrySchema(node.path("schemaType").asText(), node.path("schema").asText()),
-						references(node.path("references"))));
+				this.schemas.put(node.path("id").asLong(), new RegistrySchema(node.path("schemaType").asText(),
+						node.path("schema").asText(), references(node.path("references"))));
 			}
 			root.path("subjects").fields().forEachRemaining((entry) -> {
 				if (entry.getValue().has("compatibility")) {
@@ -394,8 +386,8 @@ final class SchemaStore {
 		}
 	}
 
-	static List<Reference> references(JsonNode array) {
-		List<Reference> references = new ArrayList<>();
+	static List<SchemaReference> references(JsonNode array) {
+		List<SchemaReference> references = new ArrayList<>();
 		for (JsonNode node : array) {
 			JsonNode name = node.get("name");
 			JsonNode subject = node.get("subject");
@@ -404,7 +396,7 @@ final class SchemaStore {
 					|| !version.canConvertToInt()) {
 				throw new IllegalArgumentException("A reference has a name, a subject and a version");
 			}
-			references.add(new Reference(name.textValue(), subject.textValue(), version.intValue()));
+			references.add(new SchemaReference(name.textValue(), subject.textValue(), version.intValue()));
 		}
 		return List.copyOf(references);
 	}
