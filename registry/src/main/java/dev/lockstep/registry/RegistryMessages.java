@@ -1,15 +1,14 @@
 package dev.lockstep.registry;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockstep.registry.internal.SchemaJson;
 import org.apache.avro.Schema;
 
 /**
@@ -26,18 +25,9 @@ final class RegistryMessages {
 	}
 
 	static ObjectNode schemaBody(RegistrySchema schema) {
-		ObjectNode body = JSON.createObjectNode().put("schema", schema.text());
-		// Older registries know no schemaType: Avro, their only type, goes without it.
-		if (!schema.type().equals(RegistrySchema.AVRO)) {
-			body.put("schemaType", schema.type());
-		}
-		if (!schema.references().isEmpty()) {
-			ArrayNode references = body.putArray("references");
-			schema.references().forEach((reference) -> references.addObject().put("name", reference.name())
-				.put("subject", reference.subject()).put("version", reference.version()));
-		}
-		return body;
+		return SchemaJson.write(schema, JSON.createObjectNode());
 	}
+
 
 	/**
 	 * Read a response's schema: its type (AVRO when absent), its text within the size
@@ -63,27 +53,18 @@ final class RegistryMessages {
 
 	private static List<SchemaReference> references(JsonNode response) {
 		JsonNode references = response.get("references");
-		if (references == null || references.isNull()) {
-			return List.of();
-		}
-		if (!references.isArray()) {
-			throw invalid("references", response);
-		}
-		if (references.size() > RegistryClient.MAX_REFERENCES) {
+		if (references != null && references.size() > RegistryClient.MAX_REFERENCES) {
 			throw new UnsupportedSchemaException("Registry returned a schema of more than "
 					+ RegistryClient.MAX_REFERENCES + " references", null);
 		}
-		List<SchemaReference> list = new ArrayList<>();
-		for (JsonNode reference : references) {
-			JsonNode version = reference.get("version");
-			if (version == null || !version.isIntegralNumber() || !version.canConvertToInt() || version.intValue() < 1) {
-				throw invalid("references", response);
-			}
-			list.add(new SchemaReference(textField(reference, "name"), textField(reference, "subject"),
-					version.intValue()));
+		try {
+			return SchemaJson.references(references);
 		}
-		return list;
+		catch (IllegalArgumentException ex) {
+			throw invalid("references", response);
+		}
 	}
+
 
 	static String checkType(long id, RegistrySchema schema, String expected) {
 		if (!schema.type().equals(expected)) {

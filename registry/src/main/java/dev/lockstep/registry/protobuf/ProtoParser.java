@@ -20,6 +20,8 @@ import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.DescriptorProtos.MessageOptions;
 import com.google.protobuf.DescriptorProtos.OneofDescriptorProto;
 import com.google.protobuf.TextFormat;
+import dev.lockstep.registry.protobuf.ProtoTokenizer.Kind;
+import dev.lockstep.registry.protobuf.ProtoTokenizer.Token;
 
 /**
  * Reads {@code .proto} text, as a registry holds a Protobuf schema, into the
@@ -72,7 +74,7 @@ final class ProtoParser {
 	 * @throws IllegalArgumentException naming the line of the first error
 	 */
 	static FileDescriptorProto parse(String name, String text) {
-		return new ProtoParser(tokenize(text)).file(name);
+		return new ProtoParser(ProtoTokenizer.tokenize(text)).file(name);
 	}
 
 	private FileDescriptorProto file(String name) {
@@ -321,10 +323,10 @@ final class ProtoParser {
 		}
 		String sign = accept("-") ? "-" : "";
 		Token token = next();
-		if (token.kind == Kind.STRING || token.kind == Kind.SYMBOL) {
-			throw error("Bad default value '" + token.text + "'");
+		if (token.kind() == Kind.STRING || token.kind() == Kind.SYMBOL) {
+			throw error("Bad default value '" + token.text() + "'");
 		}
-		return sign + token.text;
+		return sign + token.text();
 	}
 
 	private EnumDescriptorProto enumeration() {
@@ -378,10 +380,10 @@ final class ProtoParser {
 
 	private long integer() {
 		Token token = next();
-		if (token.kind != Kind.NUMBER) {
-			throw error("Expected a number, found '" + token.text + "'");
+		if (token.kind() != Kind.NUMBER) {
+			throw error("Expected a number, found '" + token.text() + "'");
 		}
-		String text = token.text.toLowerCase(Locale.ROOT);
+		String text = token.text().toLowerCase(Locale.ROOT);
 		try {
 			if (text.startsWith("0x")) {
 				return Long.parseLong(text.substring(2), 16);
@@ -392,7 +394,7 @@ final class ProtoParser {
 			return Long.parseLong(text);
 		}
 		catch (NumberFormatException ex) {
-			throw error("Expected an integer, found '" + token.text + "'");
+			throw error("Expected an integer, found '" + token.text() + "'");
 		}
 	}
 
@@ -414,8 +416,8 @@ final class ProtoParser {
 		else {
 			name.append(name());
 		}
-		while (!atEnd() && peekToken().kind == Kind.WORD && peek().startsWith(".")) {
-			name.append(next().text);
+		while (!atEnd() && peekToken().kind() == Kind.WORD && peek().startsWith(".")) {
+			name.append(next().text());
 		}
 		return name.toString();
 	}
@@ -427,10 +429,10 @@ final class ProtoParser {
 		}
 		accept("-");
 		Token token = next();
-		if (token.kind == Kind.SYMBOL) {
-			throw error("Unexpected '" + token.text + "'");
+		if (token.kind() == Kind.SYMBOL) {
+			throw error("Unexpected '" + token.text() + "'");
 		}
-		while (token.kind == Kind.STRING && !atEnd() && peekToken().kind == Kind.STRING) {
+		while (token.kind() == Kind.STRING && !atEnd() && peekToken().kind() == Kind.STRING) {
 			token = next();
 		}
 	}
@@ -482,22 +484,22 @@ final class ProtoParser {
 
 	private String identifier() {
 		Token token = next();
-		if (token.kind != Kind.WORD || token.text.contains(".")) {
-			throw error("Expected a name, found '" + token.text + "'");
+		if (token.kind() != Kind.WORD || token.text().contains(".")) {
+			throw error("Expected a name, found '" + token.text() + "'");
 		}
-		return token.text;
+		return token.text();
 	}
 
 	// A possibly dotted, possibly fully qualified name.
 	private String name() {
 		Token token = next();
-		if (token.kind != Kind.WORD) {
-			throw error("Expected a name, found '" + token.text + "'");
+		if (token.kind() != Kind.WORD) {
+			throw error("Expected a name, found '" + token.text() + "'");
 		}
-		if (token.text.endsWith(".") || token.text.contains("..")) {
-			throw error("Bad name '" + token.text + "'");
+		if (token.text().endsWith(".") || token.text().contains("..")) {
+			throw error("Bad name '" + token.text() + "'");
 		}
-		return token.text;
+		return token.text();
 	}
 
 	private String string() {
@@ -507,19 +509,19 @@ final class ProtoParser {
 	// Adjacent string literals concatenate.
 	private byte[] bytes() {
 		Token token = next();
-		if (token.kind != Kind.STRING) {
-			throw error("Expected a string, found '" + token.text + "'");
+		if (token.kind() != Kind.STRING) {
+			throw error("Expected a string, found '" + token.text() + "'");
 		}
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-		bytes.writeBytes(token.bytes);
-		while (!atEnd() && peekToken().kind == Kind.STRING) {
-			bytes.writeBytes(next().bytes);
+		bytes.writeBytes(token.bytes());
+		while (!atEnd() && peekToken().kind() == Kind.STRING) {
+			bytes.writeBytes(next().bytes());
 		}
 		return bytes.toByteArray();
 	}
 
 	private boolean accept(String text) {
-		if (!atEnd() && peekToken().kind != Kind.STRING && peek().equals(text)) {
+		if (!atEnd() && peekToken().kind() != Kind.STRING && peek().equals(text)) {
 			this.position++;
 			return true;
 		}
@@ -533,7 +535,7 @@ final class ProtoParser {
 	}
 
 	private String word() {
-		return next().text;
+		return next().text();
 	}
 
 	private Token next() {
@@ -549,7 +551,7 @@ final class ProtoParser {
 
 	private String peekAt(int ahead) {
 		int index = this.position + ahead;
-		return (index < this.tokens.size()) ? this.tokens.get(index).text : "";
+		return (index < this.tokens.size()) ? this.tokens.get(index).text() : "";
 	}
 
 	private Token peekToken() {
@@ -562,7 +564,7 @@ final class ProtoParser {
 
 	private IllegalArgumentException error(String message) {
 		int index = Math.min(this.position, this.tokens.size()) - 1;
-		int line = (index >= 0) ? this.tokens.get(index).line : 1;
+		int line = (index >= 0) ? this.tokens.get(index).line() : 1;
 		return new IllegalArgumentException(message + " (line " + line + ")");
 	}
 
@@ -587,151 +589,6 @@ final class ProtoParser {
 			}
 		}
 		return camel.toString();
-	}
-
-	private enum Kind {
-
-		WORD, NUMBER, STRING, SYMBOL
-
-	}
-
-	private record Token(Kind kind, String text, byte[] bytes, int line) {
-
-	}
-
-	static List<Token> tokenize(String text) {
-		List<Token> tokens = new ArrayList<>();
-		int line = 1;
-		int i = 0;
-		int length = text.length();
-		while (i < length) {
-			char c = text.charAt(i);
-			if (c == '\n') {
-				line++;
-				i++;
-			}
-			else if (Character.isWhitespace(c)) {
-				i++;
-			}
-			else if (c == '/' && i + 1 < length && text.charAt(i + 1) == '/') {
-				while (i < length && text.charAt(i) != '\n') {
-					i++;
-				}
-			}
-			else if (c == '/' && i + 1 < length && text.charAt(i + 1) == '*') {
-				int end = text.indexOf("*/", i + 2);
-				if (end < 0) {
-					throw new IllegalArgumentException("Unterminated comment (line " + line + ")");
-				}
-				line += (int) text.substring(i, end).chars().filter((ch) -> ch == '\n').count();
-				i = end + 2;
-			}
-			else if (isWordStart(c) || (c == '.' && i + 1 < length && isWordStart(text.charAt(i + 1)))) {
-				int start = i++;
-				while (i < length && (isWordPart(text.charAt(i)) || text.charAt(i) == '.')) {
-					i++;
-				}
-				tokens.add(new Token(Kind.WORD, text.substring(start, i), null, line));
-			}
-			else if (Character.isDigit(c) || (c == '.' && i + 1 < length && Character.isDigit(text.charAt(i + 1)))) {
-				int start = i++;
-				boolean hex = c == '0' && i < length && (text.charAt(i) == 'x' || text.charAt(i) == 'X');
-				while (i < length && (isWordPart(text.charAt(i)) || text.charAt(i) == '.'
-						|| (!hex && (text.charAt(i) == '+' || text.charAt(i) == '-')
-								&& (text.charAt(i - 1) == 'e' || text.charAt(i - 1) == 'E')))) {
-					i++;
-				}
-				tokens.add(new Token(Kind.NUMBER, text.substring(start, i), null, line));
-			}
-			else if (c == '"' || c == '\'') {
-				ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-				int start = i++;
-				while (true) {
-					if (i >= length || text.charAt(i) == '\n') {
-						throw new IllegalArgumentException("Unterminated string (line " + line + ")");
-					}
-					int s = text.codePointAt(i);
-					i += Character.charCount(s);
-					if (s == c) {
-						break;
-					}
-					if (s != '\\') {
-						bytes.writeBytes(Character.toString(s).getBytes(StandardCharsets.UTF_8));
-						continue;
-					}
-					if (i >= length) {
-						throw new IllegalArgumentException("Unterminated string (line " + line + ")");
-					}
-					char e = text.charAt(i++);
-					switch (e) {
-						case 'n' -> bytes.write('\n');
-						case 't' -> bytes.write('\t');
-						case 'r' -> bytes.write('\r');
-						case 'a' -> bytes.write(7);
-						case 'b' -> bytes.write('\b');
-						case 'f' -> bytes.write('\f');
-						case 'v' -> bytes.write(11);
-						case 'u', 'U' -> {
-							int digits = (e == 'u') ? 4 : 8;
-							if (i + digits > length) {
-								throw new IllegalArgumentException("Bad \\" + e + " escape (line " + line + ")");
-							}
-							int codePoint;
-							try {
-								codePoint = Integer.parseInt(text.substring(i, i + digits), 16);
-							}
-							catch (NumberFormatException ex) {
-								throw new IllegalArgumentException("Bad \\" + e + " escape (line " + line + ")");
-							}
-							if (!Character.isValidCodePoint(codePoint)) {
-								throw new IllegalArgumentException("Bad \\" + e + " escape (line " + line + ")");
-							}
-							i += digits;
-							bytes.writeBytes(Character.toString(codePoint).getBytes(StandardCharsets.UTF_8));
-						}
-						case 'x', 'X' -> {
-							int value = 0;
-							int digits = 0;
-							while (digits < 2 && i < length && Character.digit(text.charAt(i), 16) >= 0) {
-								value = value * 16 + Character.digit(text.charAt(i++), 16);
-								digits++;
-							}
-							if (digits == 0) {
-								throw new IllegalArgumentException("Bad \\x escape (line " + line + ")");
-							}
-							bytes.write(value);
-						}
-						default -> {
-							if (e >= '0' && e <= '7') {
-								int value = e - '0';
-								for (int digits = 1; digits < 3 && i < length && text.charAt(i) >= '0'
-										&& text.charAt(i) <= '7'; digits++) {
-									value = value * 8 + (text.charAt(i++) - '0');
-								}
-								bytes.write(value & 0xFF);
-							}
-							else {
-								bytes.writeBytes(String.valueOf(e).getBytes(StandardCharsets.UTF_8));
-							}
-						}
-					}
-				}
-				tokens.add(new Token(Kind.STRING, text.substring(start, i), bytes.toByteArray(), line));
-			}
-			else {
-				tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), null, line));
-				i++;
-			}
-		}
-		return tokens;
-	}
-
-	private static boolean isWordStart(char c) {
-		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-	}
-
-	private static boolean isWordPart(char c) {
-		return isWordStart(c) || (c >= '0' && c <= '9');
 	}
 
 }

@@ -7,18 +7,12 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -30,6 +24,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.internal.SchemaJson;
 import dev.lockstep.registry.server.SchemaStore.Refusal;
 import dev.lockstep.registry.server.SchemaStore.Version;
 
@@ -50,8 +45,6 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
 	private static final String MEDIA_TYPE = "application/vnd.schemaregistry.v1+json";
 
-	private static final String LOCK_FILE = "registry.lock";
-
 	private final ObjectMapper json = new ObjectMapper();
 
 	private final SchemaStore store;
@@ -60,9 +53,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
 	private final RequestInterceptor interceptor;
 
-	private final FileChannel lockChannel;
-
-	private final Path dataDirectory;
+	private final DataDirectoryLock lock;
 
 	private final ExecutorService executor = Executors.newCachedThreadPool((runnable) -> {
 		Thread thread = new Thread(runnable, "lockstep-schema-registry");
@@ -74,12 +65,11 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
 	private int port;
 
-	private EmbeddedSchemaRegistry(Builder builder, FileChannel lockChannel) {
+	private EmbeddedSchemaRegistry(Builder builder, DataDirectoryLock lock) {
 		this.store = new SchemaStore(builder.dataDirectory, builder.compatibility, builder.validateSchemas);
 		this.pathPrefix = builder.pathPrefix;
 		this.interceptor = builder.interceptor;
-		this.lockChannel = lockChannel;
-		this.dataDirectory = builder.dataDirectory;
+		this.lock = lock;
 	}
 
 	/**
@@ -125,8 +115,8 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 			this.store.close();
 		}
 		this.executor.shutdownNow();
-		if (this.lockChannel != null) {
-			Builder.release(this.dataDirectory, this.lockChannel);
+		if (this.lock != null) {
+			this.lock.close();
 		}
 	}
 
@@ -285,19 +275,10 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 			.put("id", version.id()), this.store.schema(version.id()));
 	}
 
-	private ObjectNode schemaBody(ObjectNode body, RegistrySchema stored) {
-		body.put("schema", stored.text());
-		// The registry leaves out the default type, AVRO, and empty references.
-		if (!stored.type().equals(RegistrySchema.AVRO)) {
-			body.put("schemaType", stored.type());
-		}
-		if (!stored.references().isEmpty()) {
-			ArrayNode references = body.putArray("references");
-			stored.references().forEach((reference) -> references.addObject().put("name", reference.name())
-				.put("subject", reference.subject()).put("version", reference.version()));
-		}
-		return body;
+	private static ObjectNode schemaBody(ObjectNode body, RegistrySchema stored) {
+		return SchemaJson.write(stored, body);
 	}
+
 
 	private static RegistrySchema schema(JsonNode body) {
 		JsonNode schema = body.get("schema");
@@ -307,7 +288,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		}
 		try {
 			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, schema.textValue(),
-					SchemaStore.references(body.path("references")));
+					SchemaJson.references(body.get("references")));
 		}
 		catch (IllegalArgumentException ex) {
 			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid: "
@@ -392,10 +373,6 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 	 * Builds and starts an {@link EmbeddedSchemaRegistry}.
 	 */
 	public static final class Builder {
-
-		// Directories locked by this JVM: a second channel on a locked file must never be
-		// opened, as closing it would release the first's lock (POSIX locks are per process).
-		private static final Set<Path> LOCKED = ConcurrentHashMap.newKeySet();
 
 		private int port;
 
@@ -482,66 +459,17 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		 * @throws UncheckedIOException when the port or the directory cannot be used
 		 */
 		public EmbeddedSchemaRegistry start() {
-			FileChannel channel = (this.dataDirectory != null) ? lock(this.dataDirectory) : null;
+			DataDirectoryLock lock = (this.dataDirectory != null) ? DataDirectoryLock.acquire(this.dataDirectory) : null;
 			try {
-				EmbeddedSchemaRegistry registry = new EmbeddedSchemaRegistry(this, channel);
+				EmbeddedSchemaRegistry registry = new EmbeddedSchemaRegistry(this, lock);
 				registry.listen(this.port);
 				return registry;
 			}
 			catch (RuntimeException ex) {
-				if (channel != null) {
-					release(this.dataDirectory, channel);
+				if (lock != null) {
+					lock.close();
 				}
 				throw ex;
-			}
-		}
-
-		private static FileChannel lock(Path directory) {
-			if (!LOCKED.add(directory)) {
-				throw new IllegalStateException("The schema registry's data directory " + directory
-						+ " is in use by another registry of this process");
-			}
-			FileChannel channel = null;
-			try {
-				Files.createDirectories(directory);
-				channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-						StandardOpenOption.WRITE);
-				FileLock lock;
-				try {
-					lock = channel.tryLock();
-				}
-				catch (OverlappingFileLockException ex) {
-					lock = null;
-				}
-				if (lock == null) {
-					throw new IllegalStateException("The schema registry's data directory " + directory
-							+ " is in use by another process");
-				}
-				return channel;
-			}
-			catch (IOException ex) {
-				release(directory, channel);
-				throw new UncheckedIOException("Could not use " + directory + " for the schema registry's data", ex);
-			}
-			catch (RuntimeException ex) {
-				release(directory, channel);
-				throw ex;
-			}
-		}
-
-		static void release(Path directory, FileChannel channel) {
-			closeQuietly(channel);
-			LOCKED.remove(directory);
-		}
-
-		private static void closeQuietly(FileChannel channel) {
-			if (channel != null) {
-				try {
-					channel.close();
-				}
-				catch (IOException ex) {
-					// Nothing to release.
-				}
 			}
 		}
 

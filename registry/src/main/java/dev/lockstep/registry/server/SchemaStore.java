@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.SchemaReference;
+import dev.lockstep.registry.internal.SchemaJson;
 
 /**
  * The embedded registry's subjects, versions, schemas by id and compatibility levels, in
@@ -336,14 +337,7 @@ final class SchemaStore {
 			}
 		});
 		ArrayNode schemas = root.putArray("schemas");
-		this.schemas.forEach((id, stored) -> {
-			ObjectNode node = schemas.addObject().put("id", id)
-				.put("schemaType", stored.type())
-				.put("schema", stored.text());
-			ArrayNode list = node.putArray("references");
-			stored.references().forEach((reference) -> list.addObject().put("name", reference.name())
-				.put("subject", reference.subject()).put("version", reference.version()));
-		});
+		this.schemas.forEach((id, stored) -> SchemaJson.write(stored, schemas.addObject().put("id", id)));
 		try {
 			Files.createDirectories(this.directory);
 			Path temporary = this.directory.resolve(FILE + ".tmp");
@@ -363,8 +357,9 @@ final class SchemaStore {
 			this.nextId = root.path("nextId").asLong(1);
 			this.compatibility = Compatibility.valueOf(root.path("compatibility").asText(this.compatibility.name()));
 			for (JsonNode node : root.path("schemas")) {
-				this.schemas.put(node.path("id").asLong(), new RegistrySchema(node.path("schemaType").asText(),
-						node.path("schema").asText(), references(node.path("references"))));
+				this.schemas.put(node.path("id").asLong(), new RegistrySchema(
+						node.path("schemaType").asText(RegistrySchema.AVRO), node.path("schema").asText(),
+						SchemaJson.references(node.get("references"))));
 			}
 			root.path("subjects").fields().forEachRemaining((entry) -> {
 				if (entry.getValue().has("compatibility")) {
@@ -386,19 +381,5 @@ final class SchemaStore {
 		}
 	}
 
-	static List<SchemaReference> references(JsonNode array) {
-		List<SchemaReference> references = new ArrayList<>();
-		for (JsonNode node : array) {
-			JsonNode name = node.get("name");
-			JsonNode subject = node.get("subject");
-			JsonNode version = node.get("version");
-			if (name == null || !name.isTextual() || subject == null || !subject.isTextual() || version == null
-					|| !version.canConvertToInt()) {
-				throw new IllegalArgumentException("A reference has a name, a subject and a version");
-			}
-			references.add(new SchemaReference(name.textValue(), subject.textValue(), version.intValue()));
-		}
-		return List.copyOf(references);
-	}
 
 }
