@@ -66,6 +66,21 @@ final class Actuator {
 		}
 	}
 
+	/** The HTTP status of a GET, or 0 while the worker does not answer. */
+	int statusCode(String path) {
+		try {
+			return this.http.send(request(path).timeout(Duration.ofSeconds(10)).build(),
+					HttpResponse.BodyHandlers.discarding()).statusCode();
+		}
+		catch (IOException ex) {
+			return 0;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return 0;
+		}
+	}
+
 	/** The JSON body of a GET, or a missing node while the worker does not answer. */
 	JsonNode json(String path) {
 		String body = get(path);

@@ -57,8 +57,8 @@ final class AsyncDispatch extends RecordDispatch {
 		}
 		catch (Throwable ex) {
 			// Thrown on, it would leave the record never done.
-			stage = CompletableFuture.completedFuture(new ProcessedRecord(record.raw, false, null,
-					new IllegalStateException("Processing failed", ex), RecordObservation.NONE));
+			stage = CompletableFuture.completedFuture(ProcessedRecord.failed(record.raw,
+					new IllegalStateException("Processing failed", ex), false, RecordObservation.NONE));
 		}
 		stage.thenAccept((result) -> {
 			finish(record, result, startedNanos);

@@ -42,6 +42,9 @@ final class BudgetClaims {
 
 	/** The transaction committed: its claims are spent. */
 	void committed() {
+		if (this.budget != null) {
+			this.budget.committed(this.held);
+		}
 		this.held = 0;
 	}
 
@@ -55,6 +58,15 @@ final class BudgetClaims {
 
 	boolean isExhausted() {
 		return this.budget != null && this.budget.isExhausted();
+	}
+
+	/**
+	 * Return whether the one-shot run is complete: every record of the budget committed,
+	 * by this slot or another.
+	 * @return whether the run is complete
+	 */
+	boolean isRunComplete() {
+		return this.budget != null && this.budget.isComplete();
 	}
 
 }

@@ -25,6 +25,9 @@ final class BufferedOutput implements Output {
 
 	private final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(1);
 
+	// What the last failed encoding threw, told apart from the processor's own failures.
+	private RuntimeException encodingFailure;
+
 	BufferedOutput(String destination, Serializer<Object> keySerializer, Serializer<Object> valueSerializer,
 			RecordObservation observation) {
 		this.destination = destination;
@@ -45,8 +48,24 @@ final class BufferedOutput implements Output {
 		this.observation.inject(copy);
 		// An encoding failure propagates as it is: the codec's exception type says whether
 		// the value can never be encoded or the codec failed for now (a registry outage).
-		this.records.add(new ProducerRecord<>(topic, null, this.keySerializer.serialize(topic, copy, key),
-				this.valueSerializer.serialize(topic, copy, value), copy));
+		try {
+			this.records.add(new ProducerRecord<>(topic, null, this.keySerializer.serialize(topic, copy, key),
+					this.valueSerializer.serialize(topic, copy, value), copy));
+		}
+		catch (RuntimeException ex) {
+			this.encodingFailure = ex;
+			throw ex;
+		}
+	}
+
+	/**
+	 * Return whether a failure is one this output's encoding threw (passed on by the
+	 * processor), not the processor's own.
+	 * @param failure the failure
+	 * @return whether the codec threw it
+	 */
+	boolean isEncodingFailure(Throwable failure) {
+		return failure != null && failure == this.encodingFailure;
 	}
 
 	List<ProducerRecord<byte[], byte[]>> records() {

@@ -20,8 +20,10 @@ public enum FailureCategory {
 	INVALID_INPUT,
 
 	/**
-	 * The transactional id was fenced: stop, unless the open transaction had outlived its
-	 * timeout (the coordinator aborted it and bumped the epoch): then re-initialise, once.
+	 * The transactional id was fenced: re-initialise the producer, rewind and replay,
+	 * unless the cluster shows that another live instance holds the id (its group member
+	 * took this slot's static member id, or another producer took the id back after the
+	 * slot had re-initialised from a fence nothing explained): then stop.
 	 */
 	FENCED,
 

@@ -7,7 +7,9 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnTimeoutException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
@@ -16,6 +18,8 @@ import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
 import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
+import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 
 /**
  * The one place that decides what a failure means ({@link FailureCategory}):
@@ -37,6 +41,9 @@ import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
  * <li>every other Kafka error (out-of-order sequence, authorization, unsupported
  * version...): {@link FailureCategory#FATAL}.</li>
  * </ul>
+ * A failure the user's processor throws is its record's, whatever its type (a Kafka
+ * client of the processor's own, fenced or timed out, among them): see
+ * {@link #classifyProcessorFailure(Throwable)}.
  * Wrappers are looked through first: {@link ExecutionException}, {@link CompletionException}
  * and a plain {@link KafkaException} with a cause (how the consumer reports a failure in a
  * rebalance callback, and how the producer reports the error that put it in an error state).
@@ -68,6 +75,56 @@ public final class FailureClassifier {
 			return FailureCategory.ABORTABLE;
 		}
 		return category;
+	}
+
+	/**
+	 * Classify a failure the user's processor threw: {@link FailureCategory#INVALID_INPUT}
+	 * when it marks the record as invalid ({@link InvalidRecordException} or a declared
+	 * invalid-data type), otherwise {@link FailureCategory#ABORTABLE}. The slot's own
+	 * clients never throw through the processor, so no fence or fatal error of theirs is
+	 * read into it.
+	 * @param failure what the processor threw
+	 * @return its category
+	 */
+	public FailureCategory classifyProcessorFailure(Throwable failure) {
+		return isInvalidInput(unwrap(failure)) ? FailureCategory.INVALID_INPUT : FailureCategory.ABORTABLE;
+	}
+
+	/**
+	 * Return whether retrying cannot change a failure of the slot's clients: the cluster
+	 * refuses the configuration (a transaction timeout over the broker's maximum, a
+	 * protocol the broker does not support) or the failure is no Kafka error at all (a
+	 * programming error). Timeouts, authentication and authorization failures, unknown
+	 * server errors and fences may all pass (a broker restarting, credentials or ACLs being
+	 * rolled out).
+	 * @param failure the failure
+	 * @return whether it is permanent
+	 */
+	public static boolean isPermanent(Throwable failure) {
+		Throwable cause = unwrap(failure);
+		return cause instanceof InvalidTxnTimeoutException || cause instanceof UnsupportedVersionException
+				|| cause instanceof UnsupportedForMessageFormatException
+				|| cause instanceof ConfigException
+				|| !(cause instanceof KafkaException);
+	}
+
+	/**
+	 * Describe a failure by its root cause, with the outer message as context when it
+	 * says something else: Kafka's clients report many errors as a generic error state
+	 * over the one that caused it.
+	 * @param failure the failure
+	 * @return its description
+	 */
+	public static String describe(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		String rootText = root.getClass().getSimpleName() + ": " + root.getMessage();
+		if (root == failure || failure.getMessage() == null || failure.getMessage().contains(rootText)) {
+			return rootText;
+		}
+		return rootText + " (" + failure.getClass().getSimpleName() + ": " + failure.getMessage() + ")";
 	}
 
 	private FailureCategory classifyUnwrapped(Throwable cause) {

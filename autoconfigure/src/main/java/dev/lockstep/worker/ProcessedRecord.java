@@ -13,9 +13,23 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * @param tombstone whether its value was a tombstone
  * @param outputs its encoded outputs, or {@code null} when it failed
  * @param failure what its decoding, processing or encoding threw, or {@code null}
+ * @param processorFailed whether the failure is the processor's own (not its decoding or
+ * the encoding of what it sent), which is the record's whatever its type
  * @param observation its process observation, started ({@link RecordObservation#NONE}
  * without observations)
  */
 record ProcessedRecord(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
-		List<ProducerRecord<byte[], byte[]>> outputs, Exception failure, RecordObservation observation) {
+		List<ProducerRecord<byte[], byte[]>> outputs, Exception failure, boolean processorFailed,
+		RecordObservation observation) {
+
+	static ProcessedRecord done(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
+			List<ProducerRecord<byte[], byte[]>> outputs, RecordObservation observation) {
+		return new ProcessedRecord(raw, tombstone, outputs, null, false, observation);
+	}
+
+	static ProcessedRecord failed(ConsumerRecord<byte[], byte[]> raw, Exception failure, boolean processorFailed,
+			RecordObservation observation) {
+		return new ProcessedRecord(raw, false, null, failure, processorFailed, observation);
+	}
+
 }

@@ -20,8 +20,21 @@ final class SlotFailures {
 	}
 
 	FailureCategory categorize(Throwable failure) {
+		return categorize(failure, false);
+	}
+
+	/**
+	 * Categorize a failure, once: asked again for the same failure, the first answer stands.
+	 * @param failure the failure
+	 * @param byProcessor whether the user's processor threw it, which makes it the
+	 * record's failure whatever its type
+	 * @return its category
+	 */
+	FailureCategory categorize(Throwable failure, boolean byProcessor) {
 		if (failure != this.last) {
-			this.lastCategory = this.policy.recover(failure, this.classifier.classify(failure));
+			FailureCategory classified = byProcessor ? this.classifier.classifyProcessorFailure(failure)
+					: this.classifier.classify(failure);
+			this.lastCategory = this.policy.recover(failure, classified);
 			this.last = failure;
 		}
 		return this.lastCategory;

@@ -84,14 +84,15 @@ final class SlotMonitor {
 	}
 
 	/**
-	 * An attempt failed (a recovery, a retried call): after enough in a row without a
-	 * commit or a quiet poll, a running slot is STALLED.
+	 * A transaction failed (the slot recovers from a failure and replays): after enough
+	 * in a row without a commit or a quiet poll, a running slot is STALLED. A call that
+	 * timed out and is repeated is no failed transaction: it counts nothing.
 	 */
 	void failed() {
 		this.consecutiveFailures++;
 		if (this.consecutiveFailures >= this.stallAfter && this.status == WorkerStatus.RUNNING) {
 			this.status = WorkerStatus.STALLED;
-			error("STALLED: " + this.consecutiveFailures + " failed attempts in a row without a commit");
+			error("STALLED: " + this.consecutiveFailures + " failed transactions in a row without a commit");
 		}
 	}
 

@@ -12,7 +12,7 @@ import org.springframework.core.log.LogAccessor;
 
 /**
  * A slot's polls and what each one tells: the rewind point of every partition it read,
- * the input deadline of a one-shot run, a quiet slot, and the lag of every assigned
+ * the input deadline of a one-shot run (shared by the worker's slots), a quiet slot, and the lag of every assigned
  * partition (read on every poll: an empty poll is what moves past a final commit
  * marker). An operator's pause pauses the slot's partitions.
  */
@@ -22,7 +22,7 @@ final class SlotPoller {
 
 	private final SlotId id;
 
-	private final Duration idleTimeout;
+	private final InputDeadline deadline;
 
 	private final SlotRebalanceListener rebalance;
 
@@ -34,14 +34,12 @@ final class SlotPoller {
 
 	private Consumer<byte[], byte[]> consumer;
 
-	private long lastInputNanos;
-
 	private boolean paused;
 
-	SlotPoller(SlotId id, Duration idleTimeout, SlotRebalanceListener rebalance, RewindPoints rewindPoints,
+	SlotPoller(SlotId id, InputDeadline deadline, SlotRebalanceListener rebalance, RewindPoints rewindPoints,
 			SlotMonitor monitor, WorkerListener listener) {
 		this.id = id;
-		this.idleTimeout = idleTimeout;
+		this.deadline = deadline;
 		this.rebalance = rebalance;
 		this.rewindPoints = rewindPoints;
 		this.monitor = monitor;
@@ -54,7 +52,7 @@ final class SlotPoller {
 	 */
 	void start(Consumer<byte[], byte[]> consumer) {
 		this.consumer = consumer;
-		this.lastInputNanos = System.nanoTime();
+		this.deadline.inputArrived();
 	}
 
 	/**
@@ -91,7 +89,7 @@ final class SlotPoller {
 			}
 		}
 		else {
-			this.lastInputNanos = System.nanoTime();
+			this.deadline.inputArrived();
 		}
 		Map<TopicPartition, Long> lag = lag();
 		this.monitor.lag(lag);
@@ -131,12 +129,11 @@ final class SlotPoller {
 
 	/**
 	 * Fail a one-shot run whose input deadline has passed.
-	 * @throws SlotFailure FAILED when no input came for the idle timeout
+	 * @throws SlotFailure FAILED when none of the worker's slots had input for the idle
+	 * timeout
 	 */
 	void checkIdle() {
-		if (this.idleTimeout != null && System.nanoTime() - this.lastInputNanos > this.idleTimeout.toNanos()) {
-			throw new SlotFailure(WorkerStatus.FAILED, "no input for " + this.idleTimeout + " (input deadline exceeded)");
-		}
+		this.deadline.check();
 	}
 
 }

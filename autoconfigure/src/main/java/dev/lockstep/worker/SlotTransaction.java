@@ -16,8 +16,9 @@ import org.springframework.core.log.LogAccessor;
 
 /**
  * A slot's transactional producer and its open transaction: begin, send, commit with
- * retries, abort, and replacing the producer; and whether a fence is the coordinator's
- * doing (re-initialise) or another instance's (stop).
+ * retries, abort, and replacing the producer; and, from the evidence the cluster gives,
+ * whether a fence is recovered from (re-initialise) or another live instance's (stop):
+ * see {@link #fenced(Throwable)}.
  */
 final class SlotTransaction {
 
@@ -54,11 +55,14 @@ final class SlotTransaction {
 	// producer's initialisation finishes a commit the coordinator received).
 	private boolean outcomeUnknown;
 
-	// When the producer was last re-initialised after a fence (System.nanoTime), if ever.
-	private Long lastFence;
+	// A transaction call of this producer timed out and was repeated since its last
+	// successful commit or abort: the first attempt may have reached the coordinator and
+	// bumped the epoch, so a fence that follows may be this producer's own doing.
+	private boolean retriedSinceSettled;
 
-	// The last transaction call failed fenced after it had timed out and been retried.
-	private boolean fencedOnRetry;
+	// The producer was re-initialised after a fence that nothing this slot did explains:
+	// another producer initialised the transactional id.
+	private boolean fencedByAnotherProducer;
 
 	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings settings, SlotFailures failures, BackOff backOff,
 			SlotMonitor monitor, WorkerListener listener, BudgetClaims claims) {
@@ -76,28 +80,39 @@ final class SlotTransaction {
 
 	/**
 	 * Create and initialise the producer, which fences any predecessor with the slot's
-	 * transactional id and aborts its open transaction. Timeouts are retried until the
-	 * slot stops.
+	 * transactional id and aborts its open transaction. Every failure is retried after a
+	 * back-off until the slot stops (a broker restarting, credentials or ACLs being rolled
+	 * out, a fence by a concurrent initialisation), except one that retrying cannot change
+	 * ({@link FailureClassifier#isPermanent(Throwable)}): that fails the slot.
+	 * @throws SlotFailure FAILED for a failure retrying cannot change
 	 */
 	void start() {
 		Producer<byte[], byte[]> created = this.clients.newProducer();
+		String lastReason = null;
 		while (true) {
 			try {
 				created.initTransactions();
 				this.producer = created;
+				this.retriedSinceSettled = false;
 				this.listener.producerCreated(this.id.worker(), this.id.index(), created);
 				return;
 			}
 			catch (RuntimeException ex) {
 				FailureCategory category = this.failures.categorize(ex);
-				this.monitor.error("Producer initialisation failed (" + category + "): " + ex);
-				this.monitor.failed();
-				if (category != FailureCategory.RETRIABLE || this.backOff.isStopped()) {
+				String reason = FailureClassifier.describe(ex);
+				this.monitor.error("Producer initialisation failed (" + category + "): " + reason);
+				if (FailureClassifier.isPermanent(ex) || this.backOff.isStopped()) {
 					created.close(Duration.ZERO);
 					if (this.backOff.isStopped()) {
 						return;
 					}
-					throw ex;
+					throw new SlotFailure(WorkerStatus.FAILED, "producer initialisation failed: " + reason);
+				}
+				if (!reason.equals(lastReason)) {
+					// Once per distinct reason: a long outage is one line, not one per attempt.
+					logger.warn(() -> this.id + " producer initialisation failed (" + category + "), retrying: "
+							+ reason);
+					lastReason = reason;
 				}
 				this.backOff.await();
 			}
@@ -183,6 +198,7 @@ final class SlotTransaction {
 			throw ex;
 		}
 		this.outcomeUnknown = false;
+		this.retriedSinceSettled = false;
 		this.claims.committed();
 		committing.ended(TransactionObservationContext.Result.COMMITTED);
 		this.open = null;
@@ -207,7 +223,7 @@ final class SlotTransaction {
 	/**
 	 * Abort the open transaction, if any; its input records will be replayed. A producer
 	 * that cannot abort is replaced: initialising its successor aborts the transaction.
-	 * @throws SlotFailure FENCED when another instance took the transactional id over
+	 * @throws SlotFailure FENCED when another instance holds the transactional id
 	 */
 	void abort() {
 		if (this.open == null) {
@@ -217,25 +233,29 @@ final class SlotTransaction {
 		release();
 		try {
 			retrying("abort", this.producer::abortTransaction, false);
+			this.retriedSinceSettled = false;
 		}
 		catch (RuntimeException ex) {
 			if (this.failures.categorize(ex) == FailureCategory.FENCED) {
 				reinitialiseOrStop(ex, aborting);
 				return;
 			}
-			this.monitor.error("Abort failed, replacing the producer: " + ex);
+			this.monitor.error("Abort failed, replacing the producer: " + FailureClassifier.describe(ex));
 			replaceProducer();
 		}
 	}
 
 	/**
-	 * Act on a fence. A fence the slot can explain is re-initialised from, once: the
-	 * coordinator aborted a transaction that outlived its timeout (a pause, a GC, a frozen
-	 * VM, a slow call) and bumped the epoch, or a transaction call that timed out and was
-	 * retried (a broker restarting) met the epoch its own first attempt bumped. Any other
-	 * fence (a fenced group instance id among them), or a second one within twice the
-	 * transaction timeout of a re-initialisation, means another live instance holds the
-	 * transactional id: the slot stops.
+	 * Act on a fence, by the evidence the cluster gave. A fenced group instance id means
+	 * another member joined the group with this slot's static member id: the slot stops.
+	 * A fenced producer is re-initialised from, as often as it happens, when the slot can
+	 * explain it: the coordinator aborted a transaction that outlived its timeout (a
+	 * pause, a GC, a frozen VM, a broker down) and bumped the epoch, or a transaction call
+	 * that timed out and was repeated met the epoch its own first attempt bumped (a
+	 * broker restarting). A fence nothing explains means another producer initialised the
+	 * transactional id: re-initialising takes the id back, and when the slot is fenced
+	 * that way again, the other producer has taken it back in turn, so another live
+	 * instance is using the id and the slot stops. Elapsed time decides nothing.
 	 * @param failure the fence
 	 * @throws SlotFailure FENCED for a takeover
 	 */
@@ -244,21 +264,27 @@ final class SlotTransaction {
 	}
 
 	private void reinitialiseOrStop(Throwable fence, OpenTransaction transaction) {
-		long now = System.nanoTime();
-		// A fenced group instance id means another member joined with the slot's static
-		// member id: a takeover however old the transaction is.
-		boolean explained = !isGroupInstanceFence(fence) && (this.fencedOnRetry
-				|| (transaction != null && transaction.age().compareTo(this.sizing.timeout()) >= 0));
-		this.fencedOnRetry = false;
-		boolean again = this.lastFence != null
-				&& now - this.lastFence < this.sizing.timeout().multipliedBy(2).toNanos();
-		if (!explained || again) {
+		if (isGroupInstanceFence(fence)) {
 			throw takeover(fence);
 		}
-		logger.warn(() -> this.id + ": producer fenced after its transaction timed out (" + fence.getMessage()
+		String cause;
+		if (this.retriedSinceSettled) {
+			cause = "a transaction call timed out and was repeated";
+		}
+		else if (transaction != null && transaction.age().compareTo(this.sizing.timeout()) >= 0) {
+			cause = "its transaction outlived the transaction timeout";
+		}
+		else if (this.fencedByAnotherProducer) {
+			throw takeover(fence);
+		}
+		else {
+			cause = "another producer initialised the transactional id";
+			this.fencedByAnotherProducer = true;
+		}
+		logger.warn(() -> this.id + ": producer fenced (" + cause + ": " + FailureClassifier.describe(fence)
 				+ "); re-initialising it");
+		this.monitor.error("Producer fenced (" + cause + "), re-initialising it");
 		replaceProducer();
-		this.lastFence = now;
 	}
 
 	/**
@@ -283,7 +309,7 @@ final class SlotTransaction {
 	private SlotFailure takeover(Throwable failure) {
 		release();
 		return new SlotFailure(WorkerStatus.FENCED, "another instance with transactional id "
-				+ this.id.transactionalId() + " took over (" + failure.getMessage() + ")");
+				+ this.id.transactionalId() + " took over (" + FailureClassifier.describe(failure) + ")");
 	}
 
 	private void release() {
@@ -305,7 +331,6 @@ final class SlotTransaction {
 	 * outlive the transaction timeout
 	 */
 	private void retrying(String operation, Runnable call, boolean capped) {
-		boolean retried = false;
 		while (true) {
 			try {
 				call.run();
@@ -315,14 +340,12 @@ final class SlotTransaction {
 				FailureCategory category = this.failures.categorize(ex);
 				if (category != FailureCategory.RETRIABLE || this.backOff.isStopped()
 						|| (capped && outlastsTimeout(this.backOff.next().plus(this.maxBlock)))) {
-					this.fencedOnRetry = retried && category == FailureCategory.FENCED;
 					throw ex;
 				}
+				this.retriedSinceSettled = true;
 				this.monitor.error(operation + " timed out, retrying: " + ex.getMessage());
-				this.monitor.failed();
 				logger.warn(() -> this.id + " " + operation + " timed out, retrying: " + ex);
 				this.backOff.await();
-				retried = true;
 			}
 		}
 	}

@@ -61,22 +61,25 @@ final class SlotWork {
 				Thread.currentThread().interrupt();
 				// The record is dropped; its observation ends when its stage does.
 				processing.thenAccept((abandoned) -> abandoned.observation().stop());
-				return failed(raw, ex, RecordObservation.NONE);
+				return failed(raw, ex, false, RecordObservation.NONE);
 			}
 			catch (ExecutionException ex) {
-				return failed(raw, ex.getCause(), RecordObservation.NONE);
+				// The stage never completes exceptionally: this is no failure of the processor's.
+				return failed(raw, ex.getCause(), false, RecordObservation.NONE);
 			}
 		}
 		RecordObservation observation = this.settings.observations().process(raw, this.settings);
 		BufferedOutput output = this.codecs.newOutput(observation);
+		boolean decoded = false;
 		try (RecordObservation.Scope scope = observation.openScope()) {
-			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
-			this.blocking.process(decoded, output);
-			return new ProcessedRecord(raw, decoded.value() == null, output.records(), null, observation);
+			ConsumerRecord<Object, Object> record = this.codecs.decode(raw);
+			decoded = true;
+			this.blocking.process(record, output);
+			return ProcessedRecord.done(raw, record.value() == null, output.records(), observation);
 		}
 		catch (Throwable ex) {
 			// An Error too: thrown on, it would end a pool task with its records never done.
-			return failed(raw, ex, observation);
+			return failed(raw, ex, decoded && !output.isEncodingFailure(ex), observation);
 		}
 	}
 
@@ -91,29 +94,36 @@ final class SlotWork {
 			return CompletableFuture.completedFuture(run(raw));
 		}
 		RecordObservation observation = this.settings.observations().process(raw, this.settings);
-		SynchronizedOutput output = new SynchronizedOutput(this.codecs.newOutput(observation));
+		BufferedOutput buffered = this.codecs.newOutput(observation);
+		SynchronizedOutput output = new SynchronizedOutput(buffered);
+		boolean decoded = false;
 		try (RecordObservation.Scope scope = observation.openScope()) {
-			ConsumerRecord<Object, Object> decoded = this.codecs.decode(raw);
-			boolean tombstone = decoded.value() == null;
-			return this.async.process(decoded, output).handle((ignored, ex) -> {
+			ConsumerRecord<Object, Object> record = this.codecs.decode(raw);
+			decoded = true;
+			boolean tombstone = record.value() == null;
+			return this.async.process(record, output).handle((ignored, ex) -> {
 				List<ProducerRecord<byte[], byte[]>> outputs = output.close();
-				return (ex != null) ? failed(raw, ex, observation)
-						: new ProcessedRecord(raw, tombstone, outputs, null, observation);
+				return (ex != null) ? failed(raw, ex, !buffered.isEncodingFailure(unwrap(ex)), observation)
+						: ProcessedRecord.done(raw, tombstone, outputs, observation);
 			});
 		}
 		catch (Throwable ex) {
 			output.close();
-			return CompletableFuture.completedFuture(failed(raw, ex, observation));
+			return CompletableFuture.completedFuture(
+					failed(raw, ex, decoded && !buffered.isEncodingFailure(ex), observation));
 		}
 	}
 
 	private static ProcessedRecord failed(ConsumerRecord<byte[], byte[]> raw, Throwable failure,
-			RecordObservation observation) {
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
+			boolean processorFailed, RecordObservation observation) {
+		Throwable cause = unwrap(failure);
 		Exception exception = (cause instanceof Exception ex) ? ex : new IllegalStateException("Processing failed", cause);
 		observation.error(exception);
-		return new ProcessedRecord(raw, false, null, exception, observation);
+		return ProcessedRecord.failed(raw, exception, processorFailed, observation);
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
 	}
 
 	/**

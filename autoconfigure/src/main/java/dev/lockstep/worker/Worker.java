@@ -84,6 +84,7 @@ public final class Worker {
 		this.settings = settings;
 		long stopAfter = settings.bounds().stopAfterRecords();
 		RecordBudget budget = (stopAfter > 0) ? new RecordBudget(stopAfter) : null;
+		InputDeadline deadline = new InputDeadline(settings.bounds().idleTimeout());
 		FailureClassifier classifier = new FailureClassifier(settings.codecs().invalidData());
 		for (int slot = 0; slot < settings.concurrency(); slot++) {
 			SlotId id = SlotId.of(settings, slot);
@@ -91,7 +92,7 @@ public final class Worker {
 					settings.recovery().stallAfter());
 			this.monitors.add(monitor);
 			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), work.apply(settings),
-					classifier, recoveryPolicy, monitor, budget, listener));
+					classifier, recoveryPolicy, monitor, budget, deadline, listener));
 		}
 		listener.workerCreated(settings.name());
 	}

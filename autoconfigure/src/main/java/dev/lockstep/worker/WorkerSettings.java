@@ -374,12 +374,12 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	 *
 	 * @param initialBackoff the first wait
 	 * @param maxBackoff the longest wait
-	 * @param stallAfter consecutive failed attempts (recoveries, retried calls) without a
-	 * commit after which the slot is STALLED (until it commits or polls quietly again)
+	 * @param stallAfter consecutive failed transactions (recoveries) without a commit after
+	 * which the slot is STALLED (until it commits or polls quietly again)
 	 */
 	public record Recovery(Duration initialBackoff, Duration maxBackoff, int stallAfter) {
 
-		/** A slot is STALLED after 5 consecutive failed attempts by default. */
+		/** A slot is STALLED after 5 consecutive failed transactions by default. */
 		public static final int DEFAULT_STALL_AFTER = 5;
 
 		public Recovery {

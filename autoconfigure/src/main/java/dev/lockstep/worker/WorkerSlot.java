@@ -70,7 +70,7 @@ final class WorkerSlot implements Runnable {
 
 	WorkerSlot(SlotId id, WorkerSettings settings, SlotClients clients, SlotWork work,
 			FailureClassifier classifier, RecoveryPolicy recoveryPolicy, SlotMonitor monitor, RecordBudget budget,
-			WorkerListener listener) {
+			InputDeadline deadline, WorkerListener listener) {
 		this.id = id;
 		this.settings = settings;
 		this.failures = new SlotFailures(classifier, recoveryPolicy);
@@ -84,7 +84,7 @@ final class WorkerSlot implements Runnable {
 		this.processing = SlotProcessing.of(id, settings, work, listener);
 		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commitBeforeRevoke, this::rewind,
 				this.processing::discard, this.rewindPoints, monitor, () -> this.consumer);
-		this.poller = new SlotPoller(id, settings.bounds().idleTimeout(), this.rebalance, this.rewindPoints, monitor,
+		this.poller = new SlotPoller(id, deadline, this.rebalance, this.rewindPoints, monitor,
 				listener);
 		this.consumers = new SlotConsumers(id, settings, clients, this.rebalance, listener);
 		monitor.inFlight(this.processing::inFlight);
@@ -151,6 +151,10 @@ final class WorkerSlot implements Runnable {
 	 */
 	private void round() throws Exception {
 		applyPause();
+		if (!this.finishing && this.claims.isRunComplete()) {
+			// Another slot committed the run's last record: this one has nothing left to do.
+			this.finishing = true;
+		}
 		if (!this.finishing) {
 			boolean polled = false;
 			if (this.processing.acceptsMore()) {
@@ -290,7 +294,7 @@ final class WorkerSlot implements Runnable {
 		ConsumerRecord<byte[], byte[]> raw = record.raw();
 		Exception failure = record.failure();
 		if (failure != null) {
-			if (this.failures.categorize(failure) != FailureCategory.INVALID_INPUT) {
+			if (this.failures.categorize(failure, record.processorFailed()) != FailureCategory.INVALID_INPUT) {
 				throw failure;
 			}
 			return invalid(record);
@@ -402,7 +406,6 @@ final class WorkerSlot implements Runnable {
 			}
 			catch (RuntimeException ex) {
 				this.monitor.error("Rewind failed, retrying: " + ex);
-				this.monitor.failed();
 				this.backOff.await();
 			}
 		}

@@ -10,6 +10,7 @@ import dev.lockstep.worker.WorkerSettings.Membership;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.GroupType;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +23,8 @@ import static org.awaitility.Awaitility.await;
  * and the first leaving. The slots are static members, which is not the default under
  * this protocol (the e2e matrix runs the default): a second instance with the same
  * transactional id is then refused its members' ids until the first stops, and joins
- * again ({@link FailureCategory#REJOIN}).
+ * again ({@link FailureCategory#REJOIN}), while the first, which the group still counts
+ * as the member, takes its transactional id back and carries on.
  */
 class ConsumerGroupProtocolWorkerTests extends WorkerTests {
 
@@ -41,6 +43,17 @@ class ConsumerGroupProtocolWorkerTests extends WorkerTests {
 		return GroupType.CONSUMER;
 	}
 
+	/**
+	 * Static members under this protocol: the group refuses a twin's members, so it waits
+	 * (REJOIN, naming the instance id) instead of taking the transactional id from the
+	 * first; {@link #secondInstanceRefusedItsStaticMembersJoinsOnceTheFirstStops()} shows it.
+	 */
+	@Override
+	@Test
+	void secondLiveInstanceWithTheSameTransactionalIdIsCaughtAndOneOfThemReportedFenced() {
+		Assumptions.abort("static members under the consumer protocol: the group refuses the twin (REJOIN)");
+	}
+
 	@Test
 	void secondInstanceRefusedItsStaticMembersJoinsOnceTheFirstStops() {
 		kafka.createTopics(1, this.input, this.output);
@@ -49,15 +62,22 @@ class ConsumerGroupProtocolWorkerTests extends WorkerTests {
 		Worker first = start(settings);
 		kafka.produce(List.of(order("order-1", 1, "paid", 1)));
 		await().until(() -> first.state().committedRecords() == 1);
-		// The first, idle, keeps its member id: the group refuses the second's, again and
-		// again, while its producer (initialised first) has fenced the first's.
+		// The first keeps its member id: the group refuses the second's, again and again,
+		// while its producer (initialised first) has fenced the first's.
 		Worker second = start(settings);
-		await().until(() -> !second.state().slots().get(0).recentErrors().isEmpty());
+		await().until(() -> second.state().slots().get(0).recentErrors().stream()
+			.anyMatch((error) -> error.contains("REJOIN")));
 		kafka.produce(List.of(order("order-2", 2, "paid", 2)));
-		await().until(() -> first.state().status() == WorkerStatus.FENCED);
+		// The group says the first is the member: it takes its transactional id back and
+		// carries on, the second waits.
+		await().until(() -> first.state().committedRecords() == 2);
+		assertThat(first.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(second.state().committedRecords()).isZero();
+		first.stop();
+		kafka.produce(List.of(order("order-3", 3, "paid", 3)));
 		await().until(() -> second.state().committedRecords() == 1);
-		assertThat(second.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("REJOIN"));
-		assertThat(kafka.readCommitted(this.output, 2)).extracting(WorkerTests::key).containsExactly("order-1", "order-2");
+		assertThat(kafka.readCommitted(this.output, 3)).extracting(WorkerTests::key)
+			.containsExactly("order-1", "order-2", "order-3");
 	}
 
 }

@@ -46,6 +46,10 @@ final class MockSlot implements AutoCloseable {
 
 	final List<MockProducer<byte[], byte[]>> producers = new CopyOnWriteArrayList<>();
 
+	// Failures of initTransactions, one for each producer the slot creates, until they
+	// run out: a producer keeps failing until the test clears its failure.
+	final Queue<RuntimeException> initFailures = new ConcurrentLinkedQueue<>();
+
 	// Consumers the slot gets before the log consumer, one per consumer it creates.
 	final Queue<Consumer<byte[], byte[]>> earlierConsumers = new ConcurrentLinkedQueue<>();
 
@@ -111,6 +115,7 @@ final class MockSlot implements AutoCloseable {
 			public org.apache.kafka.clients.producer.Producer<byte[], byte[]> newProducer() {
 				MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
 						new ByteArraySerializer());
+				producer.initTransactionException = MockSlot.this.initFailures.poll();
 				MockSlot.this.producers.add(producer);
 				return producer;
 			}
