@@ -21,12 +21,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.registry.internal.BoundedCache;
+import dev.lockstep.registry.internal.WriterSchemas;
 import dev.lockstep.registry.internal.Redaction;
 import org.apache.avro.Schema;
 
@@ -75,6 +77,9 @@ public final class RegistryClient {
 
 	private final BoundedCache<SchemaReference, RegistrySchema> referenced;
 
+	// How often the registry has answered that it does not know an id (40403).
+	private final BoundedCache<Long, AtomicInteger> unknownIdAnswers;
+
 	private final ConcurrentMap<Object, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
 
 	private final RegistryListener listener;
@@ -87,6 +92,7 @@ public final class RegistryClient {
 		this.textsById = new BoundedCache<>(cacheCapacity);
 		this.idsBySchema = new BoundedCache<>(cacheCapacity);
 		this.referenced = new BoundedCache<>(cacheCapacity);
+		this.unknownIdAnswers = new BoundedCache<>(cacheCapacity);
 	}
 
 	/**
@@ -349,6 +355,7 @@ public final class RegistryClient {
 		this.textsById.clear();
 		this.idsBySchema.clear();
 		this.referenced.clear();
+		this.unknownIdAnswers.clear();
 	}
 
 	private SchemaVersion fetchVersion(String subject, String version) {
@@ -364,7 +371,32 @@ public final class RegistryClient {
 	}
 
 	private RegistrySchema fetchSchema(long id) {
-		return request("schema-by-id", "GET", "/schemas/ids/" + id, null, RegistryMessages::schemaText);
+		try {
+			return request("schema-by-id", "GET", "/schemas/ids/" + id, null, RegistryMessages::schemaText);
+		}
+		catch (RegistryException ex) {
+			if (ex.errorCode() == WriterSchemas.SCHEMA_NOT_FOUND) {
+				this.unknownIdAnswers.put(id, new AtomicInteger());
+				AtomicInteger answers = this.unknownIdAnswers.get(id);
+				if (answers != null) {
+					answers.incrementAndGet();
+				}
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Return how many times the registry has answered that it does not know a schema id
+	 * (error code 40403). Ids are never reused, but a registry follower may not yet know
+	 * one its leader assigned a moment ago: decoders take an id as unknown only after
+	 * several such answers.
+	 * @param id the schema id
+	 * @return the number of answers (0 when none, or forgotten)
+	 */
+	public int unknownIdAnswers(long id) {
+		AtomicInteger answers = this.unknownIdAnswers.get(id);
+		return (answers != null) ? answers.get() : 0;
 	}
 
 	/**

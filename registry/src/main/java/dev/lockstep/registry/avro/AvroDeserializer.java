@@ -143,7 +143,7 @@ public final class AvroDeserializer<T> {
 	}
 
 	private Schema writerSchema(long id) {
-		return WriterSchemas.fetch(id, this.client::schemaById);
+		return WriterSchemas.fetch(this.client, id, this.client::schemaById);
 	}
 
 }

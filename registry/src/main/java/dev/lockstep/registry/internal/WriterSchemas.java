@@ -19,6 +19,13 @@ public final class WriterSchemas {
 	/** The registry's error code for a schema id it does not know. */
 	public static final int SCHEMA_NOT_FOUND = 40403;
 
+	/**
+	 * How many times the registry must answer that it does not know an id before the
+	 * id's messages are invalid data: until then the failure is retried (by a worker, with
+	 * its back-off), since a registry follower may not yet know an id its leader assigned.
+	 */
+	public static final int UNKNOWN_ID_ANSWERS = 5;
+
 	private WriterSchemas() {
 	}
 
@@ -34,7 +41,7 @@ public final class WriterSchemas {
 	 * other registry failure (retry later)
 	 */
 	public static RegistrySchema schema(RegistryClient client, long id, String type) {
-		RegistrySchema written = fetch(id, client::schema);
+		RegistrySchema written = fetch(client, id, client::schema);
 		if (!written.type().equals(type)) {
 			throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not " + type);
 		}
@@ -52,21 +59,24 @@ public final class WriterSchemas {
 	 * other registry failure (retry later)
 	 */
 	public static Map<String, String> references(RegistryClient client, long id, RegistrySchema schema) {
-		return fetch(id, (ignored) -> client.referencedSchemas(schema));
+		return fetch(client, id, (ignored) -> client.referencedSchemas(schema));
 	}
 
 	/**
 	 * Fetch a writer schema by id.
 	 * @param <S> the schema's type
+	 * @param client the registry client, which counts the registry's answers that an id
+	 * is unknown
 	 * @param id the id read from the message
 	 * @param fetch the registry call
 	 * @return the schema
-	 * @throws InvalidDataException when the registry says the id is unknown, or holds a
-	 * schema Lockstep cannot use ({@link UnsupportedSchemaException})
+	 * @throws InvalidDataException when the registry has said {@link #UNKNOWN_ID_ANSWERS}
+	 * times that the id is unknown, or holds a schema Lockstep cannot use
+	 * ({@link UnsupportedSchemaException})
 	 * @throws SerializationException caused by the {@link RegistryException} for every
-	 * other registry failure (retry later)
+	 * other registry failure, and for an unknown id answered fewer times (retry later)
 	 */
-	public static <S> S fetch(long id, LongFunction<S> fetch) {
+	public static <S> S fetch(RegistryClient client, long id, LongFunction<S> fetch) {
 		try {
 			return fetch.apply(id);
 		}
@@ -77,7 +87,13 @@ public final class WriterSchemas {
 			// Only the registry's own "schema not found" proves the id unknown: a bare 404
 			// (a proxy, a wrong path, a registry still starting) may be transient.
 			if (ex.errorCode() == SCHEMA_NOT_FOUND) {
-				throw new InvalidDataException("Unknown schema id " + id + ": " + ex.getMessage(), ex);
+				int answers = client.unknownIdAnswers(id);
+				if (answers >= UNKNOWN_ID_ANSWERS) {
+					throw new InvalidDataException("Unknown schema id " + id + " (the registry said so " + answers
+							+ " times): " + ex.getMessage(), ex);
+				}
+				throw new SerializationException("Schema id " + id + " is unknown to the registry (answer " + answers
+						+ " of " + UNKNOWN_ID_ANSWERS + " before its messages are invalid data): " + ex.getMessage(), ex);
 			}
 			throw new SerializationException("Could not fetch writer schema " + id + " from the registry: "
 					+ ex.getMessage(), ex);

@@ -1,5 +1,6 @@
 package dev.lockstep.registry.avro;
 
+import dev.lockstep.registry.internal.WriterSchemas;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AvroCodecsTests {
 
@@ -179,8 +181,15 @@ class AvroCodecsTests {
 	}
 
 	@Test
-	void unknownSchemaIdIsInvalidData() {
+	void unknownSchemaIdIsRetriedThenInvalidDataOnceTheRegistrySaidSoEnoughTimes() {
 		byte[] framed = WireFormat.frame(77, new byte[] { 2 }, 100);
+		// A registry follower may not yet know an id its leader just assigned.
+		for (int answer = 1; answer < WriterSchemas.UNKNOWN_ID_ANSWERS; answer++) {
+			assertThatThrownBy(() -> AvroDeserializer.specific(this.client, Order.class).deserialize(framed))
+				.isInstanceOf(SerializationException.class)
+				.isNotInstanceOf(InvalidDataException.class)
+				.hasMessageContaining("Schema id 77 is unknown to the registry (answer " + answer + " of 5");
+		}
 		assertThatExceptionOfType(InvalidDataException.class)
 			.isThrownBy(() -> AvroDeserializer.specific(this.client, Order.class).deserialize(framed))
 			.withMessageContaining("Unknown schema id 77")

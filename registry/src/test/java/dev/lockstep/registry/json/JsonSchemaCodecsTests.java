@@ -1,5 +1,6 @@
 package dev.lockstep.registry.json;
 
+import dev.lockstep.registry.internal.WriterSchemas;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -143,6 +145,12 @@ class JsonSchemaCodecsTests {
 		long avroId = this.registry.register("avro-value", Order.getClassSchema());
 		JsonSchemaDeserializer<JsonNode> deserializer = JsonSchemaDeserializer.of(this.client, JsonNode.class,
 				this.mapper);
+		for (int answer = 1; answer < WriterSchemas.UNKNOWN_ID_ANSWERS; answer++) {
+			assertThatThrownBy(() -> deserializer.deserialize(framed(999, "{}")))
+				.isInstanceOf(SerializationException.class)
+				.isNotInstanceOf(InvalidDataException.class)
+				.hasMessageContaining("unknown to the registry");
+		}
 		assertThatExceptionOfType(InvalidDataException.class)
 			.isThrownBy(() -> deserializer.deserialize(framed(999, "{}")))
 			.withMessageContaining("Unknown schema id 999");

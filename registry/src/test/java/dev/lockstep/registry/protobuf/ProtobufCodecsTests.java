@@ -1,5 +1,6 @@
 package dev.lockstep.registry.protobuf;
 
+import dev.lockstep.registry.internal.WriterSchemas;
 import java.io.ByteArrayOutputStream;
 import java.util.HexFormat;
 import java.util.Map;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The Protobuf codecs against a registry over HTTP: the bytes Confluent's
@@ -131,6 +133,12 @@ class ProtobufCodecsTests {
 		invalid(orders, framed(hexId(id) + "0206", order), "name no message");
 		invalid(orders, framed(hexId(id) + "0202", HexFormat.of().parseHex("0aff")), "Malformed lockstep.test.Order");
 		invalid(dynamic(), framed(hexId(id) + "0202", HexFormat.of().parseHex("0aff")), "Malformed");
+		for (int answer = 1; answer < WriterSchemas.UNKNOWN_ID_ANSWERS; answer++) {
+			assertThatThrownBy(() -> orders.deserialize(framed("00000003e7" + "0202", order)))
+				.isInstanceOf(SerializationException.class)
+				.isNotInstanceOf(InvalidDataException.class)
+				.hasMessageContaining("unknown to the registry");
+		}
 		invalid(orders, framed("00000003e7" + "0202", order), "Unknown schema id 999");
 		invalid(orders, framed(hexId(jsonId) + "0202", order), "is a JSON schema, not PROTOBUF");
 		invalid(orders, framed(hexId(badSchema) + "00", order), "Writer schema " + badSchema);
