@@ -28,6 +28,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -80,6 +81,12 @@ public final class LockstepWorkersAutoConfiguration {
 			.map(Map.Entry::getKey)
 			.collect(Collectors.toSet());
 		return new LockstepWorkers(workers, autoStartup);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WorkerExit lockstepWorkerExit(LockstepWorkers workers, ConfigurableApplicationContext context) {
+		return new WorkerExit(workers, context);
 	}
 
 	@Bean

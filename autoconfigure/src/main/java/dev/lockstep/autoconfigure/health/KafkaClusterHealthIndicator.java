@@ -14,16 +14,15 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.internals.Topic;
 
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
  * Kafka health: the cluster answers {@code describeCluster} within a bounded time (node
  * count and cluster id as details), and the transaction state log has a leader for
- * every partition, since transactional workers cannot commit without one.
+ * every partition, since transactional workers cannot commit without one. Checked in the
+ * background: a health request answers within a bounded time with the broker down.
  */
-public class KafkaClusterHealthIndicator extends AbstractHealthIndicator implements DisposableBean {
+public class KafkaClusterHealthIndicator extends BackgroundHealthIndicator {
 
 	private final Map<String, Object> adminConfig;
 
@@ -37,13 +36,23 @@ public class KafkaClusterHealthIndicator extends AbstractHealthIndicator impleme
 	 * @param timeout the longest a check waits for the cluster
 	 */
 	public KafkaClusterHealthIndicator(Map<String, Object> adminConfig, Duration timeout) {
-		super("Kafka health check failed");
+		this(adminConfig, timeout, DEFAULT_ANSWER_WITHIN);
+	}
+
+	/**
+	 * Create the indicator.
+	 * @param adminConfig admin client properties (connection and security)
+	 * @param timeout the longest a check waits for the cluster
+	 * @param answerWithin the longest a health request waits for the check in flight
+	 */
+	public KafkaClusterHealthIndicator(Map<String, Object> adminConfig, Duration timeout, Duration answerWithin) {
+		super("Kafka", answerWithin);
 		this.adminConfig = adminConfig;
 		this.timeout = timeout;
 	}
 
 	@Override
-	protected void doHealthCheck(Health.Builder builder) throws Exception {
+	protected void check(Health.Builder builder) throws Exception {
 		Admin client = admin();
 		int timeoutMs = (int) this.timeout.toMillis();
 		DescribeClusterResult cluster = client.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMs));
@@ -89,6 +98,7 @@ public class KafkaClusterHealthIndicator extends AbstractHealthIndicator impleme
 
 	@Override
 	public void destroy() {
+		super.destroy();
 		Admin current = this.admin;
 		if (current != null) {
 			current.close(Duration.ofSeconds(5));
