@@ -157,15 +157,6 @@ final class OrderPipeline {
 		seed(1, this.records);
 	}
 
-	/** The number of orders the pipeline's input holds once seeded. */
-	int records() {
-		return this.records;
-	}
-
-	String bootstrapServers() {
-		return this.bootstrapServers;
-	}
-
 	/** Seed orders {@code from..to} (inclusive), in increasing id order. */
 	void seed(long from, long to) throws Exception {
 		seed(from, to, Set.of());
