@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Scenarios 2 to 5 of the exactly-once proof: the single broker (its own process)
- * SIGKILLed and restarted twice while the worker runs; one node of a three-node cluster
+ * SIGKILLed and restarted twice while the worker runs, and four times 5 to 10 s apart under
+ * steady input with no slot stopping; one node of a three-node cluster
  * (replication factor 3, min ISR 2) killed and brought back; a second worker process with
  * the same transactional id, which fences the first; and the broker paused (SIGSTOP) until
  * a commit times out, then resumed, which must retry the commit without aborting. Output
@@ -41,6 +42,18 @@ class BrokerFaultTests {
 			pipeline.seed();
 			FaultScenarios.brokerRestarts(pipeline, broker, workDir, 2, 5_000);
 			pipeline.assertExactOutput("broker-restart", 2, 2, started);
+		}
+	}
+
+	@Test
+	void brokerKilledAndRestartedFourTimesFiveToTenSecondsApartUnderSteadyInput(@TempDir Path workDir)
+			throws Exception {
+		long started = System.nanoTime();
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start()) {
+			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), RECORDS);
+			pipeline.createTopics(4, (short) 1);
+			FaultScenarios.brokerRestartsSecondsApart(pipeline, broker, workDir, 4, 500);
+			pipeline.assertExactOutput("broker-restarts-seconds-apart", 0, 4, started);
 		}
 	}
 

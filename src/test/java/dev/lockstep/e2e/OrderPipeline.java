@@ -109,6 +109,10 @@ final class OrderPipeline {
 		return this;
 	}
 
+	GroupType groupProtocol() {
+		return this.groupProtocol;
+	}
+
 	/**
 	 * Start the sample worker as its own process against this pipeline's cluster; an
 	 * extra argument replaces the default of the same option.
@@ -155,6 +159,11 @@ final class OrderPipeline {
 
 	void seed() throws Exception {
 		seed(1, this.records);
+	}
+
+	/** The number of orders the pipeline's input holds once seeded. */
+	int records() {
+		return this.records;
 	}
 
 	/** Seed orders {@code from..to} (inclusive), in increasing id order. */

@@ -76,6 +76,11 @@ public class WorkerExit implements SmartLifecycle {
 
 	void check() {
 		List<Worker> started = this.workers.workers().stream().filter(Worker::isStarted).toList();
+		if (started.isEmpty() && !isKeptUp()) {
+			// No worker to wait for: let the process end as it would without this check.
+			stop();
+			return;
+		}
 		if (started.isEmpty() || started.stream().anyMatch(Worker::isRunning) || !this.context.isActive()
 				|| isKeptUp()) {
 			return;
@@ -107,8 +112,10 @@ public class WorkerExit implements SmartLifecycle {
 	@Override
 	public synchronized void start() {
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+			// Not a daemon: once the last slot thread has ended, this thread keeps the JVM
+			// up until it has decided the exit code (a JVM ending by itself says 0).
 			Thread thread = new Thread(runnable, "lockstep-exit");
-			thread.setDaemon(true);
+			thread.setDaemon(false);
 			return thread;
 		});
 		this.scheduler.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);

@@ -1,0 +1,54 @@
+package dev.lockstep.e2e;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample jar as a worker service (YAML-configured workers, no web server) exits with
+ * a code that says how its workers ended, never 0 for a run that failed: a Kubernetes Job
+ * or a {@code Restart=on-failure} unit reads it.
+ */
+class WorkerServiceExitTests {
+
+	// The codes the README documents (WorkerExit): 0 completed, 1 a worker FAILED.
+	private static final int COMPLETED = 0;
+
+	private static final int FAILED = 1;
+
+	private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+	@Test
+	void serviceWhoseWorkersFailedExitsWithTheFailedCode(@TempDir Path workDir) throws Exception {
+		try (InJvmKafkaBroker broker = InJvmKafkaBroker.start()) {
+			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), 10);
+			pipeline.createTopics(2, (short) 1);
+			// No input within the input deadline: both slots FAILED.
+			SampleAppProcess service = pipeline.startWorker(workDir, "--lockstep.workers.normalizer.idle-timeout=3s");
+			assertThat(service.awaitExit(TIMEOUT)).as(service::logTail).isEqualTo(FAILED);
+			assertThat(service.output()).contains("input deadline exceeded")
+				.contains("Every worker has ended ([normalizer FAILED]): exiting with code 1");
+		}
+	}
+
+	@Test
+	void oneShotServiceExitsZeroOnceItsBudgetIsCommitted(@TempDir Path workDir) throws Exception {
+		try (InJvmKafkaBroker broker = InJvmKafkaBroker.start()) {
+			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), 200);
+			pipeline.createTopics(2, (short) 1);
+			pipeline.seed();
+			long started = System.nanoTime();
+			SampleAppProcess service = pipeline.startWorker(workDir,
+					"--lockstep.workers.normalizer.stop-after-records=200");
+			assertThat(service.awaitExit(TIMEOUT)).as(service::logTail).isEqualTo(COMPLETED);
+			assertThat(pipeline.groupLag()).isZero();
+			pipeline.assertExactOutput("one-shot-service", 0, 0, started);
+		}
+	}
+
+}
