@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -205,18 +206,22 @@ class SampleObservabilityTests {
 		// both keep consuming, reading only new input (the blocked order 9 lies behind it).
 		Map<String, Object> twinConsumer = new HashMap<>(settings.consumerProperties());
 		twinConsumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-		Worker zombie = new Worker(new WorkerSettings(settings.name(), settings.sourceTopics(), settings.destination(),
-				"zombies", settings.transactionalId(), twinConsumer, settings.producerProperties(),
-				settings.codecs(), 1, settings.pollTimeout(), settings.transaction(), settings.invalidInput(),
-				settings.recovery(), settings.bounds(), settings.shutdownTimeout()), RecordProcessor.of(new OrderNormalizer(Duration.ZERO)));
-		zombie.start();
+		WorkerSettings twinSettings = new WorkerSettings("twin", settings.sourceTopics(), settings.destination(),
+				"twins", settings.transactionalId(), twinConsumer, settings.producerProperties(), settings.codecs(), 1,
+				settings.pollTimeout(), settings.transaction(), settings.invalidInput(), settings.recovery(),
+				settings.bounds(), settings.shutdownTimeout());
+		AtomicReference<Worker> twin = new AtomicReference<>(startTwin(twinSettings));
 		try {
 			// A fence nothing explains is re-initialised from once (it may be a broker's
 			// failover); the second one is a takeover. Both instances keep transacting
-			// while input flows, so the running worker meets the twin's fence twice.
-			await().atMost(Duration.ofSeconds(60)).until(() -> zombie.state().status() == WorkerStatus.RUNNING);
+			// while input flows, so one of them meets the other's fence twice; when that is
+			// the twin, a new twin is started (as a crash-looping duplicate would be) until
+			// the running worker is the one fenced.
 			AtomicLong nextOrder = new AtomicLong(100);
-			await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
+			await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
+				if (twin.get().state().slots().stream().anyMatch((slot) -> slot.status() == WorkerStatus.FENCED)) {
+					twin.getAndSet(startTwin(twinSettings)).stop();
+				}
 				long id = nextOrder.getAndIncrement();
 				seed(new Order(id, "paid", id));
 				return json("/actuator/lockstep/normalizer").at("/status").asText().equals("FENCED");
@@ -226,8 +231,15 @@ class SampleObservabilityTests {
 				.until(() -> json("/actuator/health/liveness").at("/status").asText().equals("DOWN"));
 		}
 		finally {
-			zombie.stop();
+			twin.get().stop();
 		}
+	}
+
+	private static Worker startTwin(WorkerSettings settings) {
+		Worker twin = new Worker(settings, RecordProcessor.of(new OrderNormalizer(Duration.ZERO)));
+		twin.start();
+		await().atMost(Duration.ofSeconds(60)).until(() -> twin.state().status() == WorkerStatus.RUNNING);
+		return twin;
 	}
 
 	private void seed(Order... values) {
