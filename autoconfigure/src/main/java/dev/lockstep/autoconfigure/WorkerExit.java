@@ -76,13 +76,14 @@ public class WorkerExit implements SmartLifecycle {
 
 	void check() {
 		List<Worker> started = this.workers.workers().stream().filter(Worker::isStarted).toList();
-		if (started.isEmpty() && !isKeptUp()) {
-			// No worker to wait for: let the process end as it would without this check.
-			stop();
+		if (started.isEmpty()) {
+			if (!isKeptUp()) {
+				// No worker to wait for: let the process end as it would without this check.
+				stop();
+			}
 			return;
 		}
-		if (started.isEmpty() || started.stream().anyMatch(Worker::isRunning) || !this.context.isActive()
-				|| isKeptUp()) {
+		if (started.stream().anyMatch(Worker::isRunning) || !this.context.isActive() || isKeptUp()) {
 			return;
 		}
 		List<WorkerState> states = started.stream().map(Worker::state).toList();
