@@ -9,20 +9,23 @@ import java.util.regex.Pattern;
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import dev.lockstep.test.kafka.KafkaClusterProcesses;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Scenarios 2 to 5 of the exactly-once proof: the single broker (its own process)
- * SIGKILLed and restarted twice while the worker runs, and four times 5 to 10 s apart under
- * steady input with no slot stopping; one node of a three-node cluster
+ * SIGKILLed and restarted twice while the worker runs; one node of a three-node cluster
  * (replication factor 3, min ISR 2) killed and brought back; a second worker process with
  * the same transactional id, which fences the first; and the broker paused (SIGSTOP) until
  * a commit times out, then resumed, which must retry the commit without aborting. Output
- * exact in every one.
+ * exact in every one. The broker faults run once, or as often as {@link ScenarioRuns} says.
  */
+@Tag("broker-faults")
 class BrokerFaultTests {
 
 	private static final int RECORDS = Integer.getInteger("lockstep.e2e.records", 100_000) / 2;
@@ -33,8 +36,9 @@ class BrokerFaultTests {
 	// The commit's two calls: the offsets joining the transaction, and the commit itself.
 	private static final Pattern COMMIT_TIMED_OUT = Pattern.compile("(sending offsets|commit) timed out, retrying");
 
-	@Test
-	void brokerKilledAndRestartedTwiceMidRun(@TempDir Path workDir) throws Exception {
+	@ParameterizedTest(name = "run {0}")
+	@MethodSource("dev.lockstep.e2e.ScenarioRuns#runs")
+	void brokerKilledAndRestartedTwiceMidRun(int run, @TempDir Path workDir) throws Exception {
 		long started = System.nanoTime();
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start()) {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), RECORDS);
@@ -45,20 +49,10 @@ class BrokerFaultTests {
 		}
 	}
 
-	@Test
-	void brokerKilledAndRestartedFourTimesFiveToTenSecondsApartUnderSteadyInput(@TempDir Path workDir)
+	@ParameterizedTest(name = "run {0}")
+	@MethodSource("dev.lockstep.e2e.ScenarioRuns#runs")
+	void groupCoordinatorNodeOfAThreeNodeClusterKilledAndBroughtBackMidRun(int run, @TempDir Path workDir)
 			throws Exception {
-		long started = System.nanoTime();
-		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start()) {
-			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), RECORDS);
-			pipeline.createTopics(4, (short) 1);
-			FaultScenarios.brokerRestartsSecondsApart(pipeline, broker, workDir, 4, 500);
-			pipeline.assertExactOutput("broker-restarts-seconds-apart", 4, 4, started);
-		}
-	}
-
-	@Test
-	void groupCoordinatorNodeOfAThreeNodeClusterKilledAndBroughtBackMidRun(@TempDir Path workDir) throws Exception {
 		long started = System.nanoTime();
 		try (KafkaClusterProcesses cluster = KafkaClusterProcesses.startThreeNodes()) {
 			OrderPipeline pipeline = new OrderPipeline(cluster.bootstrapServers(), RECORDS);
@@ -86,8 +80,9 @@ class BrokerFaultTests {
 		}
 	}
 
-	@Test
-	void commitThatTimesOutWhileTheBrokerIsPausedIsRetriedWithoutAnAbortAndOutputStaysExact(@TempDir Path workDir)
+	@ParameterizedTest(name = "run {0}")
+	@MethodSource("dev.lockstep.e2e.ScenarioRuns#runs")
+	void commitThatTimesOutWhileTheBrokerIsPausedIsRetriedWithoutAnAbortAndOutputStaysExact(int run, @TempDir Path workDir)
 			throws Exception {
 		long started = System.nanoTime();
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start()) {

@@ -9,7 +9,6 @@ import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import org.apache.kafka.common.GroupType;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The fault scenarios that run on every cluster of the compatibility matrix as well as in
@@ -82,42 +81,6 @@ final class FaultScenarios {
 		catch (AssertionError | RuntimeException ex) {
 			// The broker's side of the story: whether it runs, and what it last said.
 			throw new AssertionError(ex.getMessage() + "\n" + broker.logTail(60), ex);
-		}
-		finally {
-			worker.stop(Duration.ofSeconds(60));
-		}
-	}
-
-	/**
-	 * SIGKILL the broker and restart it {@code restarts} times while input keeps arriving,
-	 * each kill 5 to 10 s (fixed seed) after the broker came back: a managed cluster's
-	 * maintenance, or an operator trying again. The transaction coordinator restarts under
-	 * open transactions each time; no slot may stop for it, however close the restarts.
-	 * @param restarts how many times the broker is killed and restarted
-	 * @param perSecond the input per second while the restarts run; the rest of the
-	 * pipeline's orders is seeded at the end
-	 * @param workerArgs the worker's arguments over the pipeline's defaults
-	 */
-	static void brokerRestartsSecondsApart(OrderPipeline pipeline, KafkaBrokerProcess broker, Path workDir,
-			int restarts, int perSecond, String... workerArgs) throws Exception {
-		Random random = new Random(20261203L);
-		SampleAppProcess worker = pipeline.startWorker(workDir, workerArgs);
-		try (Feed feed = new Feed(pipeline, perSecond)) {
-			worker.awaitUntil("the first outputs", Duration.ofMinutes(4), () -> pipeline.outputEndOffsets() > 0);
-			for (int restart = 1; restart <= restarts; restart++) {
-				// The spacing of the faults is the scenario itself, not a wait for a condition.
-				Duration interval = Duration.ofMillis(5_000 + random.nextInt(5_000));
-				await().pollDelay(interval).atMost(interval.plusSeconds(5)).until(() -> true);
-				broker.kill();
-				broker.restart();
-			}
-			pipeline.seed(feed.stop() + 1, pipeline.records());
-			worker.awaitUntil("group lag 0 after the restarts", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0);
-			assertThat(worker.isAlive()).as(worker::logTail).isTrue();
-			assertThat(worker.output()).as("slots stopped").doesNotContain(" FENCED: ").doesNotContain(" FAILED: ");
-		}
-		catch (AssertionError | RuntimeException ex) {
-			throw new AssertionError(ex.getMessage() + "\n" + worker.logTail() + "\n" + broker.logTail(60), ex);
 		}
 		finally {
 			worker.stop(Duration.ofSeconds(60));
