@@ -135,13 +135,12 @@ class BrokerOperationsTests {
 			Operations operations, BrokerLog brokerLog) throws Exception {
 		Actuator actuator = Actuator.onFreePort();
 		SampleAppProcess worker = pipeline.startWorker(workDir, actuator.args("health").toArray(String[]::new));
-		try (TopicProgress input = new TopicProgress(broker.bootstrapServers(), OrderPipeline.INPUT);
-				TopicProgress output = new TopicProgress(broker.bootstrapServers(), OrderPipeline.OUTPUT);
+		try (TopicProgress output = new TopicProgress(broker.bootstrapServers(), OrderPipeline.OUTPUT);
 				Feed feed = new Feed(pipeline, FEED_PER_SECOND)) {
 			// Ready as a deployment's probes see it: health answered (the first request after a
 			// JVM's start warms the web stack up, over a second on two cores) and output flowing.
 			worker.awaitUntil("the health endpoint's answer and the first committed outputs", Duration.ofMinutes(4),
-					() -> actuator.statusCode("/actuator/health") != 0 && output.committed() > 0);
+					() -> actuator.statusCode("/actuator/health") != 0 && output.progress().started());
 			HealthWatch health = new HealthWatch(actuator);
 			List<Restart> restarts;
 			try {
@@ -152,10 +151,10 @@ class BrokerOperationsTests {
 			}
 			pipeline.seed(feed.stop() + 1, pipeline.records());
 			worker.awaitUntil("group lag 0 after the operations", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0);
-			System.out.println("E2E " + scenario + " longest pause per restart, output/input/node down: "
+			System.out.println("E2E " + scenario + " longest pause per restart, committed output/input acks/node down: "
 					+ restarts.stream()
-						.map((restart) -> restart.name() + " " + seconds(restart.pause(output)) + "/"
-								+ seconds(restart.pause(input)) + "/" + seconds(restart.down()))
+						.map((restart) -> restart.name() + " " + seconds(restart.pause(output.progress())) + "/"
+								+ seconds(restart.pause(feed.acknowledged())) + "/" + seconds(restart.down()))
 						.toList()
 					+ "; " + health);
 			assertThat(worker.isAlive()).as("the worker process is alive").isTrue();
@@ -201,8 +200,8 @@ class BrokerOperationsTests {
 	/** One broker restart: when its node was stopped, and when it served requests again. */
 	record Restart(String name, long stoppedAt, long readyAt) {
 
-		Duration pause(TopicProgress topic) {
-			return topic.longestPause(this.stoppedAt, this.readyAt);
+		Duration pause(Progress progress) {
+			return progress.longestPause(this.stoppedAt, this.readyAt);
 		}
 
 		Duration down() {

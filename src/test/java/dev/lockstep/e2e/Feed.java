@@ -24,12 +24,19 @@ final class Feed implements AutoCloseable {
 
 	private final Thread feeder;
 
+	private final Progress acknowledged = new Progress();
+
 	Feed(OrderPipeline pipeline, int perSecond) {
 		this.pipeline = pipeline;
 		this.perTick = Math.max(1, perSecond / 10);
 		this.feeder = new Thread(this::feed, "feed");
 		this.feeder.setDaemon(true);
 		this.feeder.start();
+	}
+
+	/** When a tick's orders were all acknowledged by the cluster. */
+	Progress acknowledged() {
+		return this.acknowledged;
 	}
 
 	/**
@@ -61,6 +68,7 @@ final class Feed implements AutoCloseable {
 				// Blocks while the broker is down: the feed resumes with it.
 				producer.flush();
 				this.fed.set(to);
+				this.acknowledged.stepped();
 				// The pace of the input, not a wait for a condition.
 				Thread.sleep(100);
 			}

@@ -1,7 +1,6 @@
 package dev.lockstep.e2e;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -12,9 +11,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A topic's committed records over time, as a {@code read_committed} reader sees them: its
- * last stable offsets, summed, every 100 ms; to measure how long the topic stood still
- * around a broker restart (the output, and beside it the input, whose producer waits for
- * the same leaders).
+ * last stable offsets, summed, every 100 ms.
  */
 final class TopicProgress implements AutoCloseable {
 
@@ -26,12 +23,9 @@ final class TopicProgress implements AutoCloseable {
 
 	private final Thread sampler;
 
-	// When (System.nanoTime) the topic was seen to have grown since the sample before.
-	private final List<Long> growth = new ArrayList<>();
+	private final Progress progress = new Progress();
 
 	private volatile boolean running = true;
-
-	private volatile long committed;
 
 	TopicProgress(String bootstrapServers, String topic) {
 		this.topic = topic;
@@ -43,37 +37,14 @@ final class TopicProgress implements AutoCloseable {
 		this.sampler.start();
 	}
 
-	/** The topic's last stable offsets, summed, at the last sample that answered. */
-	long committed() {
-		return this.committed;
-	}
-
-	/**
-	 * The longest time the topic did not grow around a restart: from the last
-	 * growth before the node was stopped to the first growth after it served requests
-	 * again, split where the output grew in between.
-	 * @param stoppedAt when the node was stopped (System.nanoTime)
-	 * @param readyAt when it served requests again
-	 * @return the longest pause; the time since the last growth while none came after
-	 */
-	synchronized Duration longestPause(long stoppedAt, long readyAt) {
-		long longest = 0;
-		long previous = Long.MIN_VALUE;
-		for (long grown : this.growth) {
-			if (previous != Long.MIN_VALUE && grown >= stoppedAt) {
-				longest = Math.max(longest, grown - previous);
-				if (grown >= readyAt) {
-					return Duration.ofNanos(longest);
-				}
-			}
-			previous = grown;
-		}
-		return (previous != Long.MIN_VALUE) ? Duration.ofNanos(Math.max(longest, System.nanoTime() - previous))
-				: Duration.ZERO;
+	/** When the topic's committed records grew. */
+	Progress progress() {
+		return this.progress;
 	}
 
 	private void sample() {
 		List<TopicPartition> partitions = null;
+		long committed = 0;
 		while (this.running) {
 			try {
 				if (partitions == null) {
@@ -87,11 +58,9 @@ final class TopicProgress implements AutoCloseable {
 					.stream()
 					.mapToLong(Long::longValue)
 					.sum();
-				if (now > this.committed) {
-					synchronized (this) {
-						this.growth.add(System.nanoTime());
-					}
-					this.committed = now;
+				if (now > committed) {
+					this.progress.stepped();
+					committed = now;
 				}
 			}
 			catch (RuntimeException ex) {
