@@ -82,8 +82,8 @@ class BrokerFaultTests {
 
 	@ParameterizedTest(name = "run {0}")
 	@MethodSource("dev.lockstep.e2e.ScenarioRuns#runs")
-	void commitThatTimesOutWhileTheBrokerIsPausedIsRetriedWithoutAnAbortAndOutputStaysExact(int run, @TempDir Path workDir)
-			throws Exception {
+	void commitThatTimesOutWhileTheBrokerIsPausedIsRetriedWithoutAnAbortAndOutputStaysExact(int run,
+			@TempDir Path workDir) throws Exception {
 		long started = System.nanoTime();
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start()) {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), PAUSED_RECORDS);

@@ -36,8 +36,9 @@ import static org.awaitility.Awaitility.await;
  * nodes, then the same with SIGKILL. Pass: the output exact, no slot FENCED or FAILED, the
  * worker process alive, the {@code lockstep} health component never DOWN, and every
  * {@code /actuator/health} answer within a probe's one-second timeout, the broker down
- * included. Each run prints its {@code E2E} line and the committed output's longest pause
- * around each restart. {@code ./mvnw verify} runs Kafka 4.1 as it comes (classic groups,
+ * included. Each run prints its {@code E2E} line and, per restart, the longest time the
+ * committed output stood still beside the input's producer (the cluster's own pause) and
+ * the time the node was down. {@code ./mvnw verify} runs Kafka 4.1 as it comes (classic groups,
  * transactions v2), one round of each rolling restart; {@code -Pmatrix} three rounds on
  * transactions v1 and v2, classic and consumer groups.
  */
