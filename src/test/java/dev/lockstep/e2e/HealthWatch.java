@@ -10,32 +10,35 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * A probe's view of a running worker, every 500 ms, as a Kubernetes probe would see it:
- * how long {@code GET /actuator/health} took to answer, and every status its
- * {@code lockstep} and {@code kafka} components reported, in the order first seen.
+ * how long {@code GET /actuator/health} took to answer (a request that got no answer
+ * counts as one that failed), and every status its {@code lockstep} and {@code kafka}
+ * components reported, in the order first seen. Start it once the worker has answered.
  */
 final class HealthWatch implements AutoCloseable {
-
-	private static final Duration PROBE_EVERY = Duration.ofMillis(500);
 
 	/** Kubernetes' default probe timeout. */
 	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
+	private static final Duration PROBE_EVERY = Duration.ofMillis(500);
+
 	private final Actuator actuator;
 
-	private final Thread prober;
+	private final long startedAt = System.nanoTime();
 
 	private final Set<String> lockstepStatuses = new LinkedHashSet<>();
 
 	private final Set<String> kafkaStatuses = new LinkedHashSet<>();
 
-	private final long startedAt = System.nanoTime();
+	// Probes that failed (no answer) or took over PROBE_TIMEOUT: when, into the watch, and how long.
+	private final List<String> failedProbes = new ArrayList<>();
 
-	// Answers slower than a probe's one-second timeout: when (seconds into the watch) and how long.
-	private final List<String> slowAnswers = new ArrayList<>();
+	private final Thread prober;
 
 	private volatile boolean running = true;
 
-	private volatile Duration slowestAnswer = Duration.ZERO;
+	private int probes;
+
+	private Duration slowestAnswer = Duration.ZERO;
 
 	HealthWatch(Actuator actuator) {
 		this.actuator = actuator;
@@ -45,20 +48,30 @@ final class HealthWatch implements AutoCloseable {
 	}
 
 	/** Every status the {@code lockstep} component reported, as {@code [UP, RECOVERING]}. */
-	synchronized String lockstepStatuses() {
-		return this.lockstepStatuses.toString();
+	synchronized Set<String> lockstepStatuses() {
+		return Set.copyOf(this.lockstepStatuses);
 	}
 
-	/** The slowest answer of {@code /actuator/health} seen. */
-	Duration slowestAnswer() {
-		return this.slowestAnswer;
+	/** Every status the {@code kafka} component reported. */
+	synchronized Set<String> kafkaStatuses() {
+		return Set.copyOf(this.kafkaStatuses);
+	}
+
+	/** The probes that got no answer or one slower than {@link #PROBE_TIMEOUT}. */
+	synchronized List<String> failedProbes() {
+		return List.copyOf(this.failedProbes);
+	}
+
+	/** How many probes were sent. */
+	synchronized int probes() {
+		return this.probes;
 	}
 
 	/** What the probe saw, for a scenario's line. */
 	@Override
 	public synchronized String toString() {
-		return String.format("slowest /actuator/health answer %.1fs (over 1s, from the watch's start: %s); statuses seen: "
-				+ "lockstep %s, kafka %s", this.slowestAnswer.toMillis() / 1000.0, this.slowAnswers,
+		return String.format("%d probes, slowest /actuator/health answer %.1fs, failed %s; statuses seen: lockstep %s, "
+				+ "kafka %s", this.probes, this.slowestAnswer.toMillis() / 1000.0, this.failedProbes,
 				this.lockstepStatuses, this.kafkaStatuses);
 	}
 
@@ -66,20 +79,21 @@ final class HealthWatch implements AutoCloseable {
 		while (this.running) {
 			long started = System.nanoTime();
 			JsonNode health = this.actuator.json("/actuator/health");
-			Duration answer = Duration.ofNanos(System.nanoTime() - started);
-			// No answer at all: the web server is not up yet (or any more).
-			if (!health.isMissingNode()) {
-				synchronized (this) {
-					if (answer.compareTo(this.slowestAnswer) > 0) {
-						this.slowestAnswer = answer;
-					}
-					if (answer.compareTo(PROBE_TIMEOUT) > 0) {
-						this.slowAnswers.add(String.format("at %.1fs took %.1fs", (started - this.startedAt) / 1e9,
-								answer.toMillis() / 1000.0));
-					}
-					record(this.lockstepStatuses, health.path("components").path("lockstep"));
-					record(this.kafkaStatuses, health.path("components").path("kafka"));
+			Duration took = Duration.ofNanos(System.nanoTime() - started);
+			if (!this.running) {
+				return;
+			}
+			synchronized (this) {
+				this.probes++;
+				if (took.compareTo(this.slowestAnswer) > 0) {
+					this.slowestAnswer = took;
 				}
+				if (health.isMissingNode() || took.compareTo(PROBE_TIMEOUT) > 0) {
+					this.failedProbes.add(String.format("at %.1fs %s after %.1fs", (started - this.startedAt) / 1e9,
+							health.isMissingNode() ? "no answer" : "answered", took.toMillis() / 1000.0));
+				}
+				record(this.lockstepStatuses, health.path("components").path("lockstep"));
+				record(this.kafkaStatuses, health.path("components").path("kafka"));
 			}
 			try {
 				// The probe's period, not a wait for a condition.

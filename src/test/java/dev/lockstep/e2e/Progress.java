@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * When something was seen to move on (a topic grew, a producer's batch was acknowledged),
- * to measure how long it stood still around a broker restart.
+ * When something was seen to move on (the worker's commits, a producer's batch
+ * acknowledged), to measure how long it stood still around a broker restart.
  */
 final class Progress {
 
@@ -18,33 +18,35 @@ final class Progress {
 		this.steps.add(System.nanoTime());
 	}
 
-	/** Whether anything moved on yet. */
-	synchronized boolean started() {
-		return !this.steps.isEmpty();
+	/**
+	 * Whether a step came after the given time.
+	 * @param since a System.nanoTime
+	 */
+	synchronized boolean steppedSince(long since) {
+		return !this.steps.isEmpty() && this.steps.get(this.steps.size() - 1) > since;
 	}
 
 	/**
-	 * The longest standstill around a restart: from the last step before the node was
-	 * stopped to the first step after it served requests again, split where a step came in
-	 * between.
-	 * @param stoppedAt when the node was stopped (System.nanoTime)
-	 * @param readyAt when it served requests again
-	 * @return the longest standstill; up to now while no step came after
+	 * The longest standstill of a window, such as from a node's stop to the next one's:
+	 * the longest time between two steps, or from the last step to the window's end, of
+	 * those that reach into the window (a standstill that began before it counts whole).
+	 * @param from the window's start (System.nanoTime)
+	 * @param to the window's end
+	 * @return the longest standstill; zero before any step
 	 */
-	synchronized Duration longestPause(long stoppedAt, long readyAt) {
+	synchronized Duration longestPause(long from, long to) {
 		long longest = 0;
-		long previous = Long.MIN_VALUE;
+		long last = Long.MIN_VALUE;
 		for (long step : this.steps) {
-			if (previous != Long.MIN_VALUE && step >= stoppedAt) {
-				longest = Math.max(longest, step - previous);
-				if (step >= readyAt) {
-					return Duration.ofNanos(longest);
-				}
+			if (step > from && last != Long.MIN_VALUE) {
+				longest = Math.max(longest, step - last);
 			}
-			previous = step;
+			if (step >= to) {
+				return Duration.ofNanos(longest);
+			}
+			last = step;
 		}
-		return (previous != Long.MIN_VALUE) ? Duration.ofNanos(Math.max(longest, System.nanoTime() - previous))
-				: Duration.ZERO;
+		return (last != Long.MIN_VALUE) ? Duration.ofNanos(Math.max(longest, to - last)) : Duration.ZERO;
 	}
 
 }
