@@ -146,7 +146,7 @@ class BrokerOperationsTests {
 			// Ready as a deployment's probes see it: health answered (the first request after a
 			// JVM's start warms the web stack up, over a second on two cores) and commits flowing.
 			worker.awaitUntil("the health endpoint's answer and the first commits", Duration.ofMinutes(4),
-					() -> actuator.statusCode("/actuator/health") != 0 && commits.progress().steppedSince(0));
+					() -> actuator.statusCode("/actuator/health") != 0 && commits.progress().started());
 			List<Restart> restarts;
 			long fed;
 			try (HealthWatch health = new HealthWatch(actuator)) {

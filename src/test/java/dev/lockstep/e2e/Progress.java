@@ -18,6 +18,11 @@ final class Progress {
 		this.steps.add(System.nanoTime());
 	}
 
+	/** Whether anything moved on yet. */
+	synchronized boolean started() {
+		return !this.steps.isEmpty();
+	}
+
 	/**
 	 * Whether a step came after the given time.
 	 * @param since a System.nanoTime
