@@ -195,6 +195,11 @@ final class OrderPipeline {
 		Properties props = new Properties();
 		props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
 		props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+		// One request in flight per broker: on a cluster whose brokers are still applying a
+		// new topic, a first request refused NOT_LEADER_OR_FOLLOWER can be overtaken by the
+		// next, and the broker then refuses the first's retries as out of sequence until it
+		// expires (KAFKA-15591, fixed in Kafka 4.5 brokers): input lost before any fault.
+		props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
 		return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
 	}
 
