@@ -165,10 +165,12 @@ final class FaultScenarios {
 				// and they share the partitions. Each fence of the other's producer is
 				// re-initialised from once; the second one, which needs input flowing to both
 				// (this short pass may end before it), stops an instance FENCED. Either way
-				// the output is exact.
+				// the output is exact and the first noticed the second: it re-initialised
+				// from the second's fence or stopped FENCED, or the second recovered.
 				SampleAppProcess.awaitUntil("group lag 0 with both instances in the group", Duration.ofMinutes(6),
 						() -> pipeline.groupLag() == 0, List.of(first, second));
-				assertThat(first.output().contains("took over") || second.output().contains(" recovering ("))
+				assertThat(first.output().contains("producer fenced (another producer initialised the transactional id")
+						|| first.output().contains("took over") || second.output().contains(" recovering ("))
 					.as(() -> first.logTail() + "\n" + second.logTail())
 					.isTrue();
 			}
