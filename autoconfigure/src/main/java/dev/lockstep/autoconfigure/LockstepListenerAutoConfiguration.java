@@ -6,7 +6,6 @@ import java.util.Map;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.worker.ExactlyOnceClients;
-import dev.lockstep.worker.WorkerObservations;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -67,7 +66,7 @@ public final class LockstepListenerAutoConfiguration {
 			ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<?, ?> consumerFactory,
 			@Qualifier("lockstepListenerProducerFactory") ProducerFactory<Object, Object> transactionalProducerFactory,
 			ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers, LockstepProperties properties,
-			Environment environment, ObjectProvider<WorkerObservations> observations) {
+			Environment environment) {
 		Map<String, Object> consumer = new HashMap<>(consumerFactory.getConfigurationProperties());
 		transportSecurity(properties, environment).checkClient("the listener containers' consumer", null, "consumer",
 				consumer);
@@ -80,9 +79,10 @@ public final class LockstepListenerAutoConfiguration {
 		factory.setBatchListener(true);
 		factory.getContainerProperties()
 			.setKafkaAwareTransactionManager(new KafkaTransactionManager<>(transactionalProducerFactory));
-		if (observations.getIfAvailable(() -> WorkerObservations.NONE).isEnabled()) {
-			factory.getContainerProperties().setObservationEnabled(true);
-		}
+		// The configurer applied spring.kafka.listener.observation-enabled; a batch listener
+		// creates spring-kafka's observations only per record of the batch.
+		factory.getContainerProperties()
+			.setRecordObservationsInBatch(factory.getContainerProperties().isObservationEnabled());
 		return factory;
 	}
 

@@ -2,8 +2,6 @@ package dev.lockstep.autoconfigure;
 
 import java.util.Map;
 
-import dev.lockstep.worker.WorkerObservations;
-
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -36,14 +34,16 @@ class LockstepProducersRegistrar implements ImportBeanDefinitionRegistrar, Envir
 			.bind("lockstep.producers", Bindable.mapOf(String.class, LockstepProperties.Producer.class))
 			.orElse(Map.of());
 		BeanFactory beanFactory = (BeanFactory) registry;
+		boolean templateObservations = this.environment.getProperty("spring.kafka.template.observation-enabled",
+				Boolean.class, false);
 		for (String name : producers.keySet()) {
 			if (!registry.containsBeanDefinition(name)) {
 				RootBeanDefinition template = new RootBeanDefinition(KafkaTemplate.class);
 				template.setInstanceSupplier(() -> {
 					KafkaTemplate<Object, Object> kafkaTemplate = new KafkaTemplate<>(
 							beanFactory.getBean(LockstepProducers.class).producerFactory(name));
-					// spring-kafka's observations, so a trace begins where application code sends.
-					kafkaTemplate.setObservationEnabled(observationsEnabled(beanFactory));
+					// As Spring Boot's own template: spring-kafka's observations when asked for.
+					kafkaTemplate.setObservationEnabled(templateObservations);
 					return kafkaTemplate;
 				});
 				registry.registerBeanDefinition(name, template);
@@ -56,11 +56,6 @@ class LockstepProducersRegistrar implements ImportBeanDefinitionRegistrar, Envir
 				registry.registerBeanDefinition(transactionManagerName, transactionManager);
 			}
 		}
-	}
-
-	private static boolean observationsEnabled(BeanFactory beanFactory) {
-		return beanFactory.getBeanProvider(WorkerObservations.class).getIfAvailable(() -> WorkerObservations.NONE)
-			.isEnabled();
 	}
 
 }

@@ -905,11 +905,17 @@ public class LockstepProperties {
 	public static class Observations {
 
 		/**
-		 * Whether workers observe each record and transaction, and named producers and the
-		 * listener container factory enable spring-kafka's observations; default: when
-		 * Micrometer Tracing is configured.
+		 * Whether workers trace the records the tracer samples and observe each
+		 * transaction; default: when Micrometer Tracing is configured.
 		 */
 		private Boolean enabled;
+
+		/**
+		 * Whether log lines about records that are not sampled carry a trace id and span
+		 * id too (the tracer's non-recording span and its scope), at about the cost of a
+		 * sampled record.
+		 */
+		private boolean correlateUnsampledLogs;
 
 		public Boolean getEnabled() {
 			return this.enabled;
@@ -917,6 +923,14 @@ public class LockstepProperties {
 
 		public void setEnabled(Boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isCorrelateUnsampledLogs() {
+			return this.correlateUnsampledLogs;
+		}
+
+		public void setCorrelateUnsampledLogs(boolean correlateUnsampledLogs) {
+			this.correlateUnsampledLogs = correlateUnsampledLogs;
 		}
 
 	}

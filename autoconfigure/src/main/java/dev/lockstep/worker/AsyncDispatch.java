@@ -58,7 +58,7 @@ final class AsyncDispatch extends RecordDispatch {
 		catch (Throwable ex) {
 			// Thrown on, it would leave the record never done.
 			stage = CompletableFuture.completedFuture(ProcessedRecord.failed(record.raw,
-					new IllegalStateException("Processing failed", ex), false, RecordObservation.NONE));
+					new IllegalStateException("Processing failed", ex), false, RecordTrace.NONE));
 		}
 		stage.thenAccept((result) -> {
 			finish(record, result, startedNanos);

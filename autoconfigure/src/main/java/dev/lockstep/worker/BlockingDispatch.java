@@ -158,7 +158,7 @@ final class BlockingDispatch extends RecordDispatch {
 		catch (Throwable ex) {
 			// Thrown on, it would end a pool task and leave its records never done.
 			return ProcessedRecord.failed(raw, new IllegalStateException("Processing failed", ex), false,
-					RecordObservation.NONE);
+					RecordTrace.NONE);
 		}
 	}
 

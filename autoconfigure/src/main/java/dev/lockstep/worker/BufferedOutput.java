@@ -3,6 +3,7 @@ package dev.lockstep.worker;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -21,7 +22,9 @@ final class BufferedOutput implements Output {
 
 	private final Serializer<Object> valueSerializer;
 
-	private final RecordObservation observation;
+	private final ConsumerRecord<byte[], byte[]> input;
+
+	private final RecordTrace trace;
 
 	private final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(1);
 
@@ -29,11 +32,12 @@ final class BufferedOutput implements Output {
 	private RuntimeException encodingFailure;
 
 	BufferedOutput(String destination, Serializer<Object> keySerializer, Serializer<Object> valueSerializer,
-			RecordObservation observation) {
+			ConsumerRecord<byte[], byte[]> input, RecordTrace trace) {
 		this.destination = destination;
 		this.keySerializer = keySerializer;
 		this.valueSerializer = valueSerializer;
-		this.observation = observation;
+		this.input = input;
+		this.trace = trace;
 	}
 
 	@Override
@@ -45,7 +49,7 @@ final class BufferedOutput implements Output {
 	public void send(String topic, Object key, Object value, Headers headers) {
 		RecordHeaders copy = (headers != null) ? new RecordHeaders(headers.toArray()) : new RecordHeaders();
 		// The record's trace context, in place of the input's the headers may carry.
-		this.observation.inject(copy);
+		this.trace.inject(this.input, copy);
 		// An encoding failure propagates as it is: the codec's exception type says whether
 		// the value can never be encoded or the codec failed for now (a registry outage).
 		try {

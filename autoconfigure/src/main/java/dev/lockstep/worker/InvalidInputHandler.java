@@ -127,7 +127,7 @@ final class InvalidInputHandler {
 		transaction.send(quarantined(raw, reason));
 		transaction.begin().quarantined(raw);
 		this.monitor.error("Quarantined " + where + ": " + reason.getMessage());
-		record.observation().inScope(() -> logger.warn(() -> this.id + " quarantined " + where + ": "
+		record.trace().inScope(() -> logger.warn(() -> this.id + " quarantined " + where + ": "
 				+ reason.getMessage()));
 		return Outcome.HANDLED;
 	}
@@ -182,7 +182,7 @@ final class InvalidInputHandler {
 		transaction.begin().quarantined(raw);
 		this.monitor.status(WorkerStatus.RUNNING);
 		this.monitor.error("Skipped " + where + " on operator request: " + reason.getMessage());
-		skipped.observation().inScope(() -> logger.warn(() -> this.id + " skipped " + where + " on operator request"
+		skipped.trace().inScope(() -> logger.warn(() -> this.id + " skipped " + where + " on operator request"
 				+ (toQuarantine ? " (written to " + quarantineTopic + ")" : "") + ": " + reason.getMessage()));
 	}
 

@@ -62,7 +62,7 @@ final class PartitionInFlight {
 		for (InFlightRecord record : this.records) {
 			// One still running stops its own once done (RecordDispatch.finish).
 			if (record.done && record.result != null) {
-				record.result.observation().stop();
+				record.result.trace().end();
 			}
 		}
 		this.records.clear();

@@ -15,21 +15,20 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * @param failure what its decoding, processing or encoding threw, or {@code null}
  * @param processorFailed whether the failure is the processor's own (not its decoding or
  * the encoding of what it sent), which is the record's whatever its type
- * @param observation its process observation, started ({@link RecordObservation#NONE}
- * without observations)
+ * @param trace its trace, started ({@link RecordTrace#NONE} when not traced)
  */
 record ProcessedRecord(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
 		List<ProducerRecord<byte[], byte[]>> outputs, Exception failure, boolean processorFailed,
-		RecordObservation observation) {
+		RecordTrace trace) {
 
 	static ProcessedRecord done(ConsumerRecord<byte[], byte[]> raw, boolean tombstone,
-			List<ProducerRecord<byte[], byte[]>> outputs, RecordObservation observation) {
-		return new ProcessedRecord(raw, tombstone, outputs, null, false, observation);
+			List<ProducerRecord<byte[], byte[]>> outputs, RecordTrace trace) {
+		return new ProcessedRecord(raw, tombstone, outputs, null, false, trace);
 	}
 
 	static ProcessedRecord failed(ConsumerRecord<byte[], byte[]> raw, Exception failure, boolean processorFailed,
-			RecordObservation observation) {
-		return new ProcessedRecord(raw, false, null, failure, processorFailed, observation);
+			RecordTrace trace) {
+		return new ProcessedRecord(raw, false, null, failure, processorFailed, trace);
 	}
 
 }

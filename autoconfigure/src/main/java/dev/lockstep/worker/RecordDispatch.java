@@ -74,7 +74,7 @@ abstract class RecordDispatch {
 		done(record);
 		if (record.isStale()) {
 			// Dropped while it ran (a rewind or revoke): nobody takes it back.
-			result.observation().stop();
+			result.trace().end();
 		}
 		try {
 			this.listener.recordWaited(this.id.worker(), this.id.index(), startedNanos - record.queuedNanos);

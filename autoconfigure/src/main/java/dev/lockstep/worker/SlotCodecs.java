@@ -37,8 +37,8 @@ final class SlotCodecs {
 				raw.serializedKeySize(), raw.serializedValueSize(), key, value, raw.headers(), raw.leaderEpoch());
 	}
 
-	BufferedOutput newOutput(RecordObservation observation) {
-		return new BufferedOutput(this.destination, this.keySerializer, this.valueSerializer, observation);
+	BufferedOutput newOutput(ConsumerRecord<byte[], byte[]> input, RecordTrace trace) {
+		return new BufferedOutput(this.destination, this.keySerializer, this.valueSerializer, input, trace);
 	}
 
 }

@@ -12,7 +12,7 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * The user's processor as a slot runs it on one record: decode, process, collect the
- * encoded outputs, observed when the worker has observations. A blocking processor runs
+ * encoded outputs, traced when the worker traces records. A blocking processor runs
  * on the calling thread; an asynchronous one returns at once with a stage. Either way
  * every failure comes back as the processed record's failure, never thrown.
  */
@@ -59,27 +59,27 @@ final class SlotWork {
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				// The record is dropped; its observation ends when its stage does.
-				processing.thenAccept((abandoned) -> abandoned.observation().stop());
-				return failed(raw, ex, false, RecordObservation.NONE);
+				// The record is dropped; its trace ends when its stage does.
+				processing.thenAccept((abandoned) -> abandoned.trace().end());
+				return failed(raw, ex, false, RecordTrace.NONE);
 			}
 			catch (ExecutionException ex) {
 				// The stage never completes exceptionally: this is no failure of the processor's.
-				return failed(raw, ex.getCause(), false, RecordObservation.NONE);
+				return failed(raw, ex.getCause(), false, RecordTrace.NONE);
 			}
 		}
-		RecordObservation observation = this.settings.observations().process(raw, this.settings);
-		BufferedOutput output = this.codecs.newOutput(observation);
+		RecordTrace trace = this.settings.observations().trace(raw, this.settings);
+		BufferedOutput output = this.codecs.newOutput(raw, trace);
 		boolean decoded = false;
-		try (RecordObservation.Scope scope = observation.openScope()) {
+		try (RecordTrace.Scope scope = trace.openScope()) {
 			ConsumerRecord<Object, Object> record = this.codecs.decode(raw);
 			decoded = true;
 			this.blocking.process(record, output);
-			return ProcessedRecord.done(raw, record.value() == null, output.records(), observation);
+			return ProcessedRecord.done(raw, record.value() == null, output.records(), trace);
 		}
 		catch (Throwable ex) {
 			// An Error too: thrown on, it would end a pool task with its records never done.
-			return failed(raw, ex, decoded && !output.isEncodingFailure(ex), observation);
+			return failed(raw, ex, decoded && !output.isEncodingFailure(ex), trace);
 		}
 	}
 
@@ -93,33 +93,33 @@ final class SlotWork {
 		if (this.async == null) {
 			return CompletableFuture.completedFuture(run(raw));
 		}
-		RecordObservation observation = this.settings.observations().process(raw, this.settings);
-		BufferedOutput buffered = this.codecs.newOutput(observation);
+		RecordTrace trace = this.settings.observations().trace(raw, this.settings);
+		BufferedOutput buffered = this.codecs.newOutput(raw, trace);
 		SynchronizedOutput output = new SynchronizedOutput(buffered);
 		boolean decoded = false;
-		try (RecordObservation.Scope scope = observation.openScope()) {
+		try (RecordTrace.Scope scope = trace.openScope()) {
 			ConsumerRecord<Object, Object> record = this.codecs.decode(raw);
 			decoded = true;
 			boolean tombstone = record.value() == null;
 			return this.async.process(record, output).handle((ignored, ex) -> {
 				List<ProducerRecord<byte[], byte[]>> outputs = output.close();
-				return (ex != null) ? failed(raw, ex, !buffered.isEncodingFailure(unwrap(ex)), observation)
-						: ProcessedRecord.done(raw, tombstone, outputs, observation);
+				return (ex != null) ? failed(raw, ex, !buffered.isEncodingFailure(unwrap(ex)), trace)
+						: ProcessedRecord.done(raw, tombstone, outputs, trace);
 			});
 		}
 		catch (Throwable ex) {
 			output.close();
 			return CompletableFuture.completedFuture(
-					failed(raw, ex, decoded && !buffered.isEncodingFailure(ex), observation));
+					failed(raw, ex, decoded && !buffered.isEncodingFailure(ex), trace));
 		}
 	}
 
 	private static ProcessedRecord failed(ConsumerRecord<byte[], byte[]> raw, Throwable failure,
-			boolean processorFailed, RecordObservation observation) {
+			boolean processorFailed, RecordTrace trace) {
 		Throwable cause = unwrap(failure);
 		Exception exception = (cause instanceof Exception ex) ? ex : new IllegalStateException("Processing failed", cause);
-		observation.error(exception);
-		return ProcessedRecord.failed(raw, exception, processorFailed, observation);
+		trace.error(exception);
+		return ProcessedRecord.failed(raw, exception, processorFailed, trace);
 	}
 
 	private static Throwable unwrap(Throwable failure) {

@@ -10,35 +10,22 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.core.log.LogAccessor;
 
 /**
- * A worker's observations: one {@code lockstep.worker.process} per record processed
- * (its parent the trace context in the record's headers), one
- * {@code lockstep.worker.transaction} per transaction, and the propagator that writes a
- * record's context into its outputs. Without a registry ({@link #NONE}) the record path
- * creates nothing.
+ * A worker's observations: each record's {@link RecordTrace} (a span only for records
+ * that are sampled, its parent the trace context in the record's headers), one
+ * {@code lockstep.worker.transaction} observation per transaction. Without a registry
+ * and tracing ({@link #NONE}) nothing is created.
  */
 public final class WorkerObservations {
 
 	/** No observations. */
 	public static final WorkerObservations NONE = new WorkerObservations(ObservationRegistry.NOOP,
-			TraceContextPropagator.NONE);
+			RecordTracing.NONE);
 
 	private static final LogAccessor logger = new LogAccessor(WorkerObservations.class);
 
-	// The first failure of an observation handler or convention is logged at WARN, the
-	// rest at DEBUG: one broken handler must not flood the log once per record.
 	private static final AtomicBoolean warned = new AtomicBoolean();
 
 	static final String MESSAGING_SYSTEM = "messaging.system";
-
-	static final String MESSAGING_OPERATION = "messaging.operation.name";
-
-	static final String MESSAGING_DESTINATION = "messaging.destination.name";
-
-	static final String MESSAGING_GROUP = "messaging.consumer.group.name";
-
-	static final String MESSAGING_PARTITION = "messaging.destination.partition.id";
-
-	static final String MESSAGING_OFFSET = "messaging.kafka.offset";
 
 	static final String WORKER = "lockstep.worker";
 
@@ -52,66 +39,55 @@ public final class WorkerObservations {
 
 	private final ObservationRegistry registry;
 
-	private final TraceContextPropagator propagator;
-
-	private final ProcessObservationConvention processConvention;
+	private final RecordTracing tracing;
 
 	private final TransactionObservationConvention transactionConvention;
 
 	/**
-	 * Create a worker's observations with the default conventions.
-	 * @param registry where observations go
-	 * @param propagator writes a record's trace context into its outputs
+	 * Create a worker's observations with the default transaction convention.
+	 * @param registry where transaction observations go
+	 * @param tracing decides which records are traced and traces them
 	 */
-	public WorkerObservations(ObservationRegistry registry, TraceContextPropagator propagator) {
-		this(registry, propagator, null, null);
+	public WorkerObservations(ObservationRegistry registry, RecordTracing tracing) {
+		this(registry, tracing, null);
 	}
 
 	/**
 	 * Create a worker's observations.
-	 * @param registry where observations go
-	 * @param propagator writes a record's trace context into its outputs
-	 * @param processConvention the process observations' convention, or {@code null} for
-	 * the default
+	 * @param registry where transaction observations go
+	 * @param tracing decides which records are traced and traces them
 	 * @param transactionConvention the transaction observations' convention, or
 	 * {@code null} for the default
 	 */
-	public WorkerObservations(ObservationRegistry registry, TraceContextPropagator propagator,
-			ProcessObservationConvention processConvention, TransactionObservationConvention transactionConvention) {
+	public WorkerObservations(ObservationRegistry registry, RecordTracing tracing,
+			TransactionObservationConvention transactionConvention) {
 		this.registry = registry;
-		this.propagator = propagator;
-		this.processConvention = processConvention;
+		this.tracing = tracing;
 		this.transactionConvention = transactionConvention;
 	}
 
 	/**
 	 * Return whether anything is observed.
-	 * @return whether the registry is not the no-op one
+	 * @return whether transactions are observed or records traced
 	 */
 	public boolean isEnabled() {
-		return !this.registry.isNoop();
+		return !this.registry.isNoop() || this.tracing != RecordTracing.NONE;
 	}
 
 	/**
-	 * Start observing a record's processing.
+	 * Start tracing a record's processing.
 	 * @param record the record as consumed
 	 * @param settings the worker's settings
-	 * @return the started observation, or {@link RecordObservation#NONE} when disabled
+	 * @return the record's trace, {@link RecordTrace#NONE} when it is not traced
 	 */
-	RecordObservation process(ConsumerRecord<byte[], byte[]> record, WorkerSettings settings) {
-		if (!isEnabled()) {
-			return RecordObservation.NONE;
+	RecordTrace trace(ConsumerRecord<byte[], byte[]> record, WorkerSettings settings) {
+		try {
+			return this.tracing.start(record, settings.name(), settings.groupId());
 		}
-		ProcessObservationContext context = new ProcessObservationContext(record, settings.name(),
-				settings.groupId());
-		// The parent is the trace context in the record's headers, never what this thread
-		// happens to be doing.
-		Observation observation = start(() -> Observation
-			.createNotStarted(this.processConvention, DefaultProcessObservationConvention.INSTANCE, () -> context,
-					this.registry)
-			.parentObservation(null));
-		return (observation != null) ? new RecordObservation(observation, context, this.propagator)
-				: RecordObservation.NONE;
+		catch (RuntimeException ex) {
+			logFailure("starting a record's trace", ex);
+			return RecordTrace.NONE;
+		}
 	}
 
 	/**
@@ -122,7 +98,7 @@ public final class WorkerObservations {
 	 * @return the started observation, or {@link TransactionObservation#NONE} when disabled
 	 */
 	TransactionObservation transaction(SlotId slot, long sequence) {
-		if (!isEnabled()) {
+		if (this.registry.isNoop()) {
 			return TransactionObservation.NONE;
 		}
 		TransactionObservationContext context = new TransactionObservationContext(slot.worker(),
@@ -151,12 +127,22 @@ public final class WorkerObservations {
 			call.run();
 		}
 		catch (RuntimeException ex) {
-			if (warned.compareAndSet(false, true)) {
-				logger.warn(ex, () -> "Observation failed " + what + " (further failures are logged at DEBUG)");
-			}
-			else {
-				logger.debug(ex, () -> "Observation failed " + what);
-			}
+			logFailure(what, ex);
+		}
+	}
+
+	/**
+	 * Log what observing or tracing code threw instead of failing the record: the first
+	 * failure at WARN, the rest at DEBUG, so one broken handler does not flood the log.
+	 * @param what what was being done, for the log
+	 * @param ex what it threw
+	 */
+	public static void logFailure(String what, RuntimeException ex) {
+		if (warned.compareAndSet(false, true)) {
+			logger.warn(ex, () -> "Observation failed " + what + " (further failures are logged at DEBUG)");
+		}
+		else {
+			logger.debug(ex, () -> "Observation failed " + what);
 		}
 	}
 

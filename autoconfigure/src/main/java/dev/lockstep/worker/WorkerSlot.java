@@ -197,7 +197,7 @@ final class WorkerSlot implements Runnable {
 			if (!this.claims.claim()) {
 				// One-shot run complete: what is left is never committed, nor taken back
 				// should the budget grow again (an aborting slot gives its claims back).
-				record.observation().stop();
+				record.trace().end();
 				this.finishing = true;
 				this.processing.discard();
 				return false;
@@ -281,12 +281,12 @@ final class WorkerSlot implements Runnable {
 			return joined;
 		}
 		finally {
-			// Its observation ends here, naming the transaction it joined. (The transaction's
+			// Its trace ends here, naming the transaction it joined. (The transaction's
 			// own observation began outside the record's scope: it is not the record's child.)
 			if (joined && this.transaction.isOpen()) {
-				record.observation().joined(this.id.transactionalId(), this.transaction.sequence());
+				record.trace().joined(this.id.transactionalId(), this.transaction.sequence());
 			}
-			record.observation().stop();
+			record.trace().end();
 		}
 	}
 
@@ -304,7 +304,7 @@ final class WorkerSlot implements Runnable {
 		open.processed(raw, record.tombstone());
 		this.invalidInput.valid();
 		if (this.monitor.status() == WorkerStatus.BLOCKED) {
-			record.observation().inScope(() -> logger.info(() -> this.id + " unblocked at " + raw.topic() + "-"
+			record.trace().inScope(() -> logger.info(() -> this.id + " unblocked at " + raw.topic() + "-"
 					+ raw.partition() + "@" + raw.offset()));
 			this.monitor.status(WorkerStatus.RUNNING);
 		}
@@ -329,7 +329,7 @@ final class WorkerSlot implements Runnable {
 		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
 		String why = this.invalidInput.blockReason(reason);
 		if (this.monitor.status() != WorkerStatus.BLOCKED) {
-			record.observation().inScope(() -> logger.error(() -> this.id + " BLOCKED at " + where + ": " + why));
+			record.trace().inScope(() -> logger.error(() -> this.id + " BLOCKED at " + where + ": " + why));
 		}
 		BlockedRecord blocked = new BlockedRecord(raw.topic(), raw.partition(), raw.offset(), why);
 		this.monitor.blocked(blocked);

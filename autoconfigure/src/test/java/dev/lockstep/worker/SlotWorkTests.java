@@ -6,8 +6,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -18,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * A processor as a slot runs it on one record: blocking and asynchronous forms, their
  * failures returned as the processed record's, an asynchronous processor's outputs
- * closed once its stage completes, and its observation, which never fails the record and
+ * closed once its stage completes, and its trace, which never fails the record and
  * always ends.
  */
 class SlotWorkTests {
@@ -68,24 +66,11 @@ class SlotWorkTests {
 	}
 
 	@Test
-	void aFailingObservationHandlerOrPropagatorNeverFailsTheRecord() {
-		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig().observationHandler(new ObservationHandler<>() {
-
-			@Override
-			public void onStart(Observation.Context context) {
-				throw new IllegalStateException("broken handler");
-			}
-
-			@Override
-			public boolean supportsContext(Observation.Context context) {
-				return true;
-			}
-
-		});
-		WorkerSettings observed = this.settings.withObservations(new WorkerObservations(registry, (context, headers) -> {
-			throw new IllegalStateException("broken propagator");
-		}));
+	void aFailingRecordTracingNeverFailsTheRecord() {
+		WorkerSettings observed = this.settings
+			.withObservations(new WorkerObservations(ObservationRegistry.NOOP, (record, worker, groupId) -> {
+				throw new IllegalStateException("broken tracer");
+			}));
 		RecordProcessor<String, String> blocking = (record, output) -> output.toDestination(record.key(), "out", null);
 		AsyncRecordProcessor<String, String> async = (record, output) -> {
 			output.toDestination(record.key(), "out", null);
@@ -100,13 +85,10 @@ class SlotWorkTests {
 	}
 
 	@Test
-	void anAsynchronousRecordDroppedByAnInterruptEndsItsObservationWithItsStage() {
-		OpenObservations observations = new OpenObservations();
-		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig().observationHandler(observations);
+	void anAsynchronousRecordDroppedByAnInterruptEndsItsTraceWithItsStage() {
+		OpenTraces traces = new OpenTraces();
 		CompletableFuture<Void> stage = new CompletableFuture<>();
-		SlotWork work = SlotWork.of(
-				this.settings.withObservations(new WorkerObservations(registry, TraceContextPropagator.NONE)),
+		SlotWork work = SlotWork.of(this.settings.withObservations(new WorkerObservations(ObservationRegistry.NOOP, traces)),
 				(AsyncRecordProcessor<String, String>) (record, output) -> stage);
 		Thread.currentThread().interrupt();
 		ProcessedRecord processed;
@@ -117,9 +99,9 @@ class SlotWorkTests {
 			Thread.interrupted();
 		}
 		assertThat(processed.failure()).isInstanceOf(InterruptedException.class);
-		assertThat(observations.open()).isOne();
+		assertThat(traces.open()).isOne();
 		stage.complete(null);
-		assertThat(observations.open()).isZero();
+		assertThat(traces.open()).isZero();
 	}
 
 }

@@ -358,7 +358,7 @@ class WorkerSlotTests {
 		AtomicInteger calls = new AtomicInteger();
 		AtomicBoolean commitFails = new AtomicBoolean();
 		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
-				MockSlot.strings()).withObservations(new WorkerObservations(registry, TraceContextPropagator.NONE)),
+				MockSlot.strings()).withObservations(new WorkerObservations(registry, RecordTracing.NONE)),
 				RecordProcessor.of((String value) -> {
 					if (calls.incrementAndGet() == 3) {
 						throw new IllegalStateException("transient");

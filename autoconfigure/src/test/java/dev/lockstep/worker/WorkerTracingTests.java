@@ -11,7 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lockstep.autoconfigure.observation.MicrometerTracingPropagator;
+import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
 import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
@@ -20,11 +20,8 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Ordering;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
-import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
-import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
 import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
 import io.micrometer.tracing.otel.bridge.OtelPropagator;
@@ -76,15 +73,12 @@ class WorkerTracingTests {
 
 	private static KafkaFixture kafka;
 
-	private final InMemorySpanExporter spans = InMemorySpanExporter.create();
+	private InMemorySpanExporter spans;
 
-	private final OpenTelemetrySdk openTelemetry = OpenTelemetrySdk.builder()
-		.setTracerProvider(SdkTracerProvider.builder()
-			.addSpanProcessor(SimpleSpanProcessor.create(this.spans))
-			.setSampler(Sampler.alwaysOn())
-			.build())
-		.setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-		.build();
+	// Every span started must end.
+	private final OpenSpans openSpans = new OpenSpans();
+
+	private OpenTelemetrySdk openTelemetry = openTelemetry(Sampler.alwaysOn());
 
 	private final String input = "orders-" + UUID.randomUUID();
 
@@ -96,7 +90,7 @@ class WorkerTracingTests {
 
 	private final List<Worker> workers = new ArrayList<>();
 
-	// Every observation started must end.
+	// Every transaction observation started must end.
 	private final OpenObservations observations = new OpenObservations();
 
 	@BeforeAll
@@ -115,6 +109,51 @@ class WorkerTracingTests {
 		this.workers.forEach(Worker::stop);
 		this.openTelemetry.close();
 		assertThat(this.observations.open()).as("observations started and never stopped").isZero();
+		assertThat(this.openSpans.open()).as("spans started and never ended").isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Ordering.class)
+	void onlySampledRecordsGetASpanAndTheOthersPassTheirTraceHeadersOn(Ordering ordering) {
+		this.openTelemetry.close();
+		// Spring Boot's sampler at 0 %: parent-based, no new trace sampled.
+		this.openTelemetry = openTelemetry(Sampler.parentBased(Sampler.traceIdRatioBased(0)));
+		kafka.createTopics(1, this.input, this.output);
+		String unsampled = "00-" + TRACE_ID + "-" + PARENT_SPAN_ID + "-00";
+		ProducerRecord<byte[], byte[]> k0 = record("k0", "paid", unsampled);
+		k0.headers().add("tracestate", "vendor=opaque".getBytes(StandardCharsets.UTF_8));
+		kafka.produce(List.of(k0, record("k1", "paid", traceparent("0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331")),
+				record("k2", "paid", null)));
+		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> value.toUpperCase(Locale.ROOT));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 3);
+		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 3));
+
+		// Not sampled: no span; the output carries the input's trace headers byte for byte.
+		assertThat(traceparentOf(out.get("k0"))).isEqualTo(unsampled);
+		assertThat(out.get("k0").headers().lastHeader("tracestate").value())
+			.isEqualTo("vendor=opaque".getBytes(StandardCharsets.UTF_8));
+		// Sampled by its parent: a span of the same trace, which the output continues.
+		assertThat(processSpans()).singleElement().satisfies((k1) -> {
+			assertThat(k1.getTraceId()).isEqualTo("0af7651916cd43dd8448eb211c80319c");
+			assertThat(k1.getParentSpanId()).isEqualTo("b7ad6b7169203331");
+			assertThat(traceparentOf(out.get("k1")))
+				.isEqualTo("00-0af7651916cd43dd8448eb211c80319c-" + k1.getSpanId() + "-01");
+		});
+		// Without context at 0 %: no span, and no trace header made up for it.
+		assertThat(out.get("k2").headers().lastHeader("traceparent")).isNull();
+	}
+
+	private OpenTelemetrySdk openTelemetry(Sampler sampler) {
+		// A closed SDK shuts its exporter down: a new pair per SDK.
+		this.spans = InMemorySpanExporter.create();
+		return OpenTelemetrySdk.builder()
+			.setTracerProvider(SdkTracerProvider.builder()
+				.addSpanProcessor(SimpleSpanProcessor.create(this.spans))
+				.addSpanProcessor(this.openSpans)
+				.setSampler(sampler)
+				.build())
+			.setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+			.build();
 	}
 
 	@ParameterizedTest
@@ -304,11 +343,8 @@ class WorkerTracingTests {
 		}, new OtelBaggageManager(current, List.of(), List.of()));
 		OtelPropagator propagator = new OtelPropagator(this.openTelemetry.getPropagators(), otel);
 		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig()
-			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
-					new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
-					new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
-					new DefaultTracingObservationHandler(tracer)));
+		// Transactions are observations; records are traced without one.
+		registry.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
 		registry.observationConfig().observationHandler(this.observations);
 		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
 		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -319,7 +355,7 @@ class WorkerTracingTests {
 				new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine),
 				new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)), Bounds.NONE, Duration.ofSeconds(30),
 				ordering, (ordering == Ordering.PARTITION) ? 1 : 16,
-				new WorkerObservations(registry, new MicrometerTracingPropagator(propagator)));
+				new WorkerObservations(registry, new MicrometerRecordTracing(tracer, propagator, true, false)));
 	}
 
 	private List<SpanData> processSpans() {

@@ -1,11 +1,11 @@
 package dev.lockstep.autoconfigure.observation;
 
 import dev.lockstep.autoconfigure.LockstepProperties;
-import dev.lockstep.worker.ProcessObservationConvention;
-import dev.lockstep.worker.TraceContextPropagator;
+import dev.lockstep.worker.RecordTracing;
 import dev.lockstep.worker.TransactionObservationConvention;
 import dev.lockstep.worker.WorkerObservations;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,12 +18,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of the workers' observations ({@code lockstep.worker.process} per
- * record, {@code lockstep.worker.transaction} per transaction) over the application's
- * {@link ObservationRegistry}, and of the propagator that writes a record's trace context
- * into its outputs when Micrometer Tracing is configured. {@code lockstep.observations.enabled}
- * switches them; by default they are on when Micrometer Tracing is (a tracer's
- * propagator exists), so that a worker without tracing creates nothing per record.
+ * Auto-configuration of the workers' observations: the records' traces, when Micrometer
+ * Tracing is configured ({@link MicrometerRecordTracing}, a span only for records the
+ * tracer samples), and one {@code lockstep.worker.transaction} observation per
+ * transaction over the application's {@link ObservationRegistry}.
+ * {@code lockstep.observations.enabled} switches them; by default they are on when
+ * Micrometer Tracing is, so that a worker without tracing creates nothing.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
 		"org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration",
@@ -36,29 +36,59 @@ public final class LockstepObservationAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	WorkerObservations lockstepWorkerObservations(LockstepProperties properties,
-			ObjectProvider<ObservationRegistry> registry, ObjectProvider<TraceContextPropagator> propagator,
-			ObjectProvider<ProcessObservationConvention> processConvention,
+			ObjectProvider<ObservationRegistry> registry, ObjectProvider<RecordTracing> tracing,
 			ObjectProvider<TransactionObservationConvention> transactionConvention) {
-		ObservationRegistry observationRegistry = registry.getIfUnique();
-		TraceContextPropagator tracing = propagator.getIfUnique();
+		RecordTracing recordTracing = tracing.getIfUnique();
 		Boolean enabled = properties.getObservations().getEnabled();
-		boolean on = (enabled != null) ? enabled : tracing != null;
-		if (!on || observationRegistry == null) {
+		boolean on = (enabled != null) ? enabled : recordTracing != null;
+		if (!on) {
 			return WorkerObservations.NONE;
 		}
-		return new WorkerObservations(observationRegistry, (tracing != null) ? tracing : TraceContextPropagator.NONE,
-				processConvention.getIfUnique(), transactionConvention.getIfUnique());
+		return new WorkerObservations(registry.getIfUnique(() -> ObservationRegistry.NOOP),
+				(recordTracing != null) ? recordTracing : RecordTracing.NONE, transactionConvention.getIfUnique());
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(Propagator.class)
+	@ConditionalOnClass(Tracer.class)
 	static class TracingConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		@ConditionalOnBean(Propagator.class)
-		TraceContextPropagator lockstepTraceContextPropagator(Propagator propagator) {
-			return new MicrometerTracingPropagator(propagator);
+		@ConditionalOnBean({ Tracer.class, Propagator.class })
+		RecordTracing lockstepRecordTracing(Tracer tracer, Propagator propagator, LockstepProperties properties,
+				ObjectProvider<TracerSampling> sampling) {
+			return new MicrometerRecordTracing(tracer, propagator,
+					sampling.getIfAvailable(() -> TracerSampling.UNKNOWN).isParentBased(),
+					properties.getObservations().isCorrelateUnsampledLogs());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.opentelemetry.sdk.trace.samplers.Sampler")
+	static class OpenTelemetrySamplingConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(io.opentelemetry.sdk.trace.samplers.Sampler.class)
+		TracerSampling lockstepOpenTelemetrySampling(io.opentelemetry.sdk.trace.samplers.Sampler sampler) {
+			// Spring Boot's sampler, and the SDK's default: ParentBased{root:...}.
+			return sampler.getDescription().startsWith("ParentBased{") ? TracerSampling.PARENT_BASED
+					: TracerSampling.UNKNOWN;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "brave.Tracing")
+	static class BraveSamplingConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(type = "brave.Tracing")
+		TracerSampling lockstepBraveSampling() {
+			// Brave's sampler decides new traces only: an extracted decision is always kept.
+			return TracerSampling.PARENT_BASED;
 		}
 
 	}

@@ -4,12 +4,14 @@ import dev.lockstep.autoconfigure.LockstepListenerAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepProducersAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
-import dev.lockstep.worker.TraceContextPropagator;
+import dev.lockstep.worker.RecordTracing;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.WorkerObservations;
 import dev.lockstep.worker.test.Order;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -19,10 +21,16 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * Which observations the auto-configuration sets up: records traced with Micrometer
+ * Tracing, transactions observed, spring-kafka's own observations as Spring Boot's
+ * properties say.
+ */
 class LockstepObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -40,13 +48,13 @@ class LockstepObservationAutoConfigurationTests {
 	private final ApplicationContextRunner withRegistry = this.runner.withBean(ObservationRegistry.class,
 			LockstepObservationAutoConfigurationTests::registry);
 
-	private final ApplicationContextRunner withTracing = this.withRegistry.withBean(Propagator.class,
-			() -> Propagator.NOOP);
+	private final ApplicationContextRunner withTracing = this.withRegistry.withBean(Tracer.class, () -> Tracer.NOOP)
+		.withBean(Propagator.class, () -> Propagator.NOOP);
 
 	@Test
-	void withMicrometerTracingWorkersProducersAndListenersAreObserved() {
+	void withMicrometerTracingRecordsAreTracedAndTransactionsObserved() {
 		this.withTracing.run((context) -> {
-			assertThat(context).getBean(TraceContextPropagator.class).isInstanceOf(MicrometerTracingPropagator.class);
+			assertThat(context).getBean(RecordTracing.class).isInstanceOf(MicrometerRecordTracing.class);
 			assertObserved(context, true);
 		});
 	}
@@ -54,23 +62,25 @@ class LockstepObservationAutoConfigurationTests {
 	@Test
 	void anObservationRegistryAloneObservesNothing() {
 		this.withRegistry.run((context) -> {
-			assertThat(context).doesNotHaveBean(TraceContextPropagator.class);
+			assertThat(context).doesNotHaveBean(RecordTracing.class);
 			assertObserved(context, false);
 		});
 	}
 
 	@Test
 	void withoutMicrometerTracingOnTheClasspathNothingIsObserved() {
-		this.withTracing.withClassLoader(new FilteredClassLoader(Propagator.class)).run((context) -> {
-			assertThat(context).doesNotHaveBean(TraceContextPropagator.class);
+		this.withTracing.withClassLoader(new FilteredClassLoader(Tracer.class)).run((context) -> {
+			assertThat(context).doesNotHaveBean(RecordTracing.class);
 			assertObserved(context, false);
 		});
 	}
 
 	@Test
-	void enabledObservesWithoutTracing() {
-		this.withRegistry.withPropertyValues("lockstep.observations.enabled=true")
-			.run((context) -> assertObserved(context, true));
+	void enabledWithoutTracingObservesTransactionsAndTracesNoRecord() {
+		this.withRegistry.withPropertyValues("lockstep.observations.enabled=true").run((context) -> {
+			assertThat(context).doesNotHaveBean(RecordTracing.class);
+			assertObserved(context, true);
+		});
 	}
 
 	@Test
@@ -80,16 +90,41 @@ class LockstepObservationAutoConfigurationTests {
 	}
 
 	@Test
-	void withoutAnObservationRegistryNothingIsObservedEvenWhenEnabled() {
+	void withoutAnObservationRegistryOrTracingNothingIsObservedEvenWhenEnabled() {
 		this.runner.withPropertyValues("lockstep.observations.enabled=true")
 			.run((context) -> assertObserved(context, false));
 	}
 
 	@Test
 	void aUserDefinedWorkerObservationsWins() {
-		WorkerObservations own = new WorkerObservations(registry(), TraceContextPropagator.NONE);
+		WorkerObservations own = new WorkerObservations(registry(), RecordTracing.NONE);
 		this.withTracing.withBean(WorkerObservations.class, () -> own)
 			.run((context) -> assertThat(context).getBean(WorkerObservations.class).isSameAs(own));
+	}
+
+	@Test
+	void aUserDefinedRecordTracingWins() {
+		RecordTracing own = (record, worker, groupId) -> dev.lockstep.worker.RecordTrace.NONE;
+		this.withTracing.withBean(RecordTracing.class, () -> own)
+			.run((context) -> assertThat(context).getBean(RecordTracing.class).isSameAs(own));
+	}
+
+	@Test
+	void springBootsSamplerIsParentBasedAndACustomOneIsAskedPerRecord() {
+		this.withTracing.withBean(Sampler.class, () -> Sampler.parentBased(Sampler.traceIdRatioBased(0.1)))
+			.run((context) -> assertThat(context.getBean(TracerSampling.class).isParentBased()).isTrue());
+		this.withTracing.withBean(Sampler.class, () -> Sampler.traceIdRatioBased(0.1))
+			.run((context) -> assertThat(context.getBean(TracerSampling.class).isParentBased()).isFalse());
+		this.withTracing.run((context) -> assertThat(context).doesNotHaveBean(TracerSampling.class));
+	}
+
+	@Test
+	void springKafkasObservationsFollowSpringBootsPropertiesNotLocksteps() {
+		this.withTracing.run((context) -> assertSpringKafkaObserved(context, false));
+		this.withTracing
+			.withPropertyValues("spring.kafka.template.observation-enabled=true",
+					"spring.kafka.listener.observation-enabled=true", "lockstep.observations.enabled=false")
+			.run((context) -> assertSpringKafkaObserved(context, true));
 	}
 
 	/** A registry with a handler: without one, a registry is a no-op. */
@@ -102,11 +137,17 @@ class LockstepObservationAutoConfigurationTests {
 	private static void assertObserved(AssertableApplicationContext context, boolean observed) {
 		assertThat(context).hasNotFailed();
 		assertThat(context.getBean(WorkerObservations.class).isEnabled()).isEqualTo(observed);
+	}
+
+	private static void assertSpringKafkaObserved(AssertableApplicationContext context, boolean observed) {
+		assertThat(context).hasNotFailed();
 		assertThat(ReflectionTestUtils.getField(context.getBean("orders", KafkaTemplate.class), "observationEnabled"))
 			.isEqualTo(observed);
-		assertThat(context.getBean("lockstepListenerContainerFactory", ConcurrentKafkaListenerContainerFactory.class)
-			.getContainerProperties()
-			.isObservationEnabled()).isEqualTo(observed);
+		ContainerProperties listener = context
+			.getBean("lockstepListenerContainerFactory", ConcurrentKafkaListenerContainerFactory.class)
+			.getContainerProperties();
+		assertThat(listener.isObservationEnabled()).isEqualTo(observed);
+		assertThat(listener.isRecordObservationsInBatch()).isEqualTo(observed);
 	}
 
 }

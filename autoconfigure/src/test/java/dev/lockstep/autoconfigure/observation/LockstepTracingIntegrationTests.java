@@ -32,6 +32,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
@@ -45,6 +47,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,8 +59,9 @@ import static org.awaitility.Awaitility.await;
  * broker: the worker's process span continues the producer's span, outputs carry the
  * process span, the quarantined record keeps its input's context, and the record's trace
  * id is in the logging context while the processor runs and while the worker logs about
- * the record; and the worker reads and writes the propagation format Spring Boot's tracing
- * is configured for (B3 here).
+ * the record; the worker reads and writes the propagation format Spring Boot's tracing
+ * is configured for (B3 here); and a record its parent did not sample gets no span, its
+ * log lines a trace id only when asked for.
  */
 class LockstepTracingIntegrationTests {
 
@@ -81,15 +85,19 @@ class LockstepTracingIntegrationTests {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.NONE)
 			.properties(properties())
+			.properties("spring.kafka.template.observation-enabled=true",
+					"spring.kafka.listener.observation-enabled=true")
 			.run()) {
 			ListAppender<ILoggingEvent> workerLog = new ListAppender<>();
 			workerLog.start();
 			((Logger) LoggerFactory.getLogger("dev.lockstep.worker.InvalidInputHandler")).addAppender(workerLog);
 			KafkaTemplate<String, Order> orders = context.getBean("orders", KafkaTemplate.class);
 			assertThat(ReflectionTestUtils.getField(orders, "observationEnabled")).isEqualTo(true);
-			assertThat(context.getBean("lockstepListenerContainerFactory", ConcurrentKafkaListenerContainerFactory.class)
-				.getContainerProperties()
-				.isObservationEnabled()).isTrue();
+			ContainerProperties listener = context
+				.getBean("lockstepListenerContainerFactory", ConcurrentKafkaListenerContainerFactory.class)
+				.getContainerProperties();
+			assertThat(listener.isObservationEnabled()).isTrue();
+			assertThat(listener.isRecordObservationsInBatch()).isTrue();
 			orders.executeInTransaction((template) -> {
 				template.send(new ProducerRecord<>("tr-orders", "order-1", new Order(1L, "paid", 12500L)));
 				template.send(new ProducerRecord<>("tr-orders", "order-2", new Order(2L, "bad", 1L)));
@@ -161,6 +169,43 @@ class LockstepTracingIntegrationTests {
 		}
 	}
 
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void anUnsampledRecordsLogLinesCarryItsTraceIdOnlyWhenAskedTo(boolean correlate) throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.NONE)
+			.properties(properties())
+			.properties("management.tracing.sampling.probability=0",
+					"lockstep.observations.correlate-unsampled-logs=" + correlate)
+			.run()) {
+			String traceId = "5ce0e9a56015fec5aadfa328ae398115";
+			String traceparent = "00-" + traceId + "-ab0b79c1e6e5b0d9-00";
+			Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+			try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
+					new ByteArraySerializer())) {
+				ProducerRecord<String, byte[]> order = new ProducerRecord<>("tr-orders", "order-4",
+						new RawAvroCodec<>(Order.class).encode(new Order(4L, "paid", 100L)));
+				order.headers().add("traceparent", traceparent.getBytes(StandardCharsets.UTF_8));
+				producer.send(order).get();
+			}
+			Received received = context.getBean(Received.class);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(received.topics()).containsKey("tr-normalized"));
+			ConsumerRecord<String, byte[]> output = received.one("tr-normalized", "order-4");
+			App app = context.getBean(App.class);
+			assertThat(context.getBean(InMemorySpanExporter.class).getFinishedSpanItems())
+				.noneMatch((span) -> span.getName().startsWith("process "));
+			if (correlate) {
+				assertThat(app.loggedTraceIds).containsEntry(4L, traceId);
+				assertThat(Traceparent.of(output).traceId()).isEqualTo(traceId);
+			}
+			else {
+				assertThat(app.loggedTraceIds).doesNotContainKey(4L);
+				assertThat(new String(output.headers().lastHeader("traceparent").value(), StandardCharsets.UTF_8))
+					.isEqualTo(traceparent);
+			}
+		}
+	}
+
 	private static List<SpanData> processSpans(InMemorySpanExporter spans) {
 		return spans.getFinishedSpanItems()
 			.stream()
@@ -228,8 +273,13 @@ class LockstepTracingIntegrationTests {
 		@Bean
 		ValueTransformer<Order, Order> normalizer(ObjectProvider<Tracer> tracer) {
 			return (order) -> {
-				this.loggedTraceIds.put(order.getId(), MDC.get("traceId"));
-				this.currentTraceIds.put(order.getId(), tracer.getObject().currentSpan().context().traceId());
+				String logged = MDC.get("traceId");
+				if (logged != null) {
+					this.loggedTraceIds.put(order.getId(), logged);
+				}
+				if (tracer.getObject().currentSpan() != null) {
+					this.currentTraceIds.put(order.getId(), tracer.getObject().currentSpan().context().traceId());
+				}
 				if (order.getStatus().equals("bad")) {
 					throw new InvalidRecordException("status 'bad'");
 				}

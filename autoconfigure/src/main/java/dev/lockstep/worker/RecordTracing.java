@@ -1,0 +1,28 @@
+package dev.lockstep.worker;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Decides, for each consumed record, whether its processing is traced, and starts its
+ * {@link RecordTrace}. Called once per record on the slot's thread, before the record is
+ * decoded: an implementation decides from what is cheapest to read (the record's trace
+ * headers, the tracer's sampler) and builds a span only for records that are sampled. The
+ * runtime knows no tracer; the auto-configuration supplies one over Micrometer Tracing.
+ */
+@FunctionalInterface
+public interface RecordTracing {
+
+	/** Traces nothing. */
+	RecordTracing NONE = (record, worker, groupId) -> RecordTrace.NONE;
+
+	/**
+	 * Start tracing one record's processing.
+	 * @param record the record as consumed
+	 * @param worker the worker's name
+	 * @param groupId the worker's consumer group
+	 * @return the record's trace: {@link RecordTrace#NONE}, a shared pass-through for
+	 * records that are not sampled, or a started span
+	 */
+	RecordTrace start(ConsumerRecord<byte[], byte[]> record, String worker, String groupId);
+
+}

@@ -1,0 +1,258 @@
+package dev.lockstep.autoconfigure.observation;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import dev.lockstep.worker.RecordTrace;
+import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
+import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
+import io.micrometer.tracing.otel.bridge.OtelPropagator;
+import io.micrometer.tracing.otel.bridge.OtelTracer;
+import io.micrometer.tracing.propagation.Propagator;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.opentelemetry.extension.trace.propagation.B3Propagator;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which records {@link MicrometerRecordTracing} traces, with the OpenTelemetry SDK behind
+ * Micrometer Tracing's bridge: decided from the {@code traceparent} bytes under a
+ * parent-based sampler, by the tracer otherwise; what each output carries; and that a
+ * failing propagator never fails the record.
+ */
+class MicrometerRecordTracingTests {
+
+	private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+	private static final String PARENT_ID = "00f067aa0ba902b7";
+
+	private InMemorySpanExporter spans;
+
+	private OpenTelemetrySdk openTelemetry;
+
+	@AfterEach
+	void close() {
+		this.openTelemetry.close();
+	}
+
+	@Test
+	void anUnsampledParentGetsNoSpanAndItsOutputsTheInputsHeaderObjects() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()), true);
+		ConsumerRecord<byte[], byte[]> input = record("traceparent", traceparent("00"), "tracestate", "k=v");
+		RecordTrace trace = tracing.start(input, "w", "g");
+		Headers carried = new RecordHeaders(input.headers().toArray());
+		Headers replaced = new RecordHeaders().add("traceparent", bytes(traceparent("01")));
+		trace.inject(input, carried);
+		trace.inject(input, replaced);
+		trace.end();
+		for (Headers output : List.of(carried, replaced)) {
+			assertThat(output.headers("traceparent")).singleElement()
+				.isSameAs(input.headers().lastHeader("traceparent"));
+			assertThat(output.headers("tracestate")).singleElement().isSameAs(input.headers().lastHeader("tracestate"));
+		}
+		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
+		assertThat(tracing.start(record("traceparent", traceparent("00")), "w", "g")).as("one instance for all")
+			.isSameAs(trace);
+	}
+
+	@Test
+	void aSampledParentGetsASpanOfItsTraceWhichTheOutputCarries() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOff()), true);
+		ConsumerRecord<byte[], byte[]> input = record("traceparent", traceparent("01"));
+		Headers output = new RecordHeaders(input.headers().toArray());
+		RecordTrace trace = tracing.start(input, "orders-worker", "orders-group");
+		trace.inject(input, output);
+		trace.joined("tx-0", 3);
+		trace.end();
+		trace.end();
+		SpanData span = this.spans.getFinishedSpanItems().get(0);
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(1);
+		assertThat(span.getTraceId()).isEqualTo(TRACE_ID);
+		assertThat(span.getParentSpanId()).isEqualTo(PARENT_ID);
+		assertThat(span.getName()).isEqualTo("process in");
+		assertThat(span.getAttributes().asMap()).hasSize(9);
+		assertThat(header(output, "traceparent")).isEqualTo("00-" + TRACE_ID + "-" + span.getSpanId() + "-01");
+		assertThat(output.headers("traceparent")).hasSize(1);
+	}
+
+	@Test
+	void aRecordWithoutContextIsDecidedByTheTracersSamplerAndGetsNoHeaderWhenNotSampled() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.traceIdRatioBased(0)), true);
+		ConsumerRecord<byte[], byte[]> input = record();
+		RecordTrace trace = tracing.start(input, "w", "g");
+		Headers output = new RecordHeaders();
+		trace.inject(input, output);
+		trace.end();
+		assertThat(trace).isSameAs(RecordTrace.NONE);
+		assertThat(output.toArray()).isEmpty();
+		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
+
+		this.openTelemetry.close();
+		tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()), true);
+		trace = tracing.start(input, "w", "g");
+		trace.inject(input, output);
+		trace.end();
+		SpanData root = this.spans.getFinishedSpanItems().get(0);
+		assertThat(root.getParentSpanContext().isValid()).isFalse();
+		assertThat(header(output, "traceparent")).isEqualTo("00-" + root.getTraceId() + "-" + root.getSpanId() + "-01");
+	}
+
+	@Test
+	void aSamplerThatIsNotParentBasedDecidesEveryRecordItself() {
+		MicrometerRecordTracing tracing = tracing(Sampler.alwaysOn(), false);
+		ConsumerRecord<byte[], byte[]> input = record("traceparent", traceparent("00"));
+		RecordTrace trace = tracing.start(input, "w", "g");
+		trace.end();
+		assertThat(this.spans.getFinishedSpanItems()).singleElement()
+			.satisfies((span) -> assertThat(span.getTraceId()).isEqualTo(TRACE_ID));
+	}
+
+	@Test
+	void anInvalidTraceparentIsLeftToThePropagatorWhichStartsANewTrace() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()), true);
+		ConsumerRecord<byte[], byte[]> input = record("traceparent", traceparent("00").toUpperCase());
+		tracing.start(input, "w", "g").end();
+		assertThat(this.spans.getFinishedSpanItems()).singleElement().satisfies((span) -> {
+			assertThat(span.getTraceId()).isNotEqualToIgnoringCase(TRACE_ID);
+			assertThat(span.getParentSpanContext().isValid()).isFalse();
+		});
+	}
+
+	@Test
+	void otherPropagationIsReadByThePropagatorAndAnUnsampledRecordPassesItOn() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()), true,
+				B3Propagator.injectingSingleHeader());
+		ConsumerRecord<byte[], byte[]> unsampled = record("b3", TRACE_ID + "-" + PARENT_ID + "-0");
+		Headers output = new RecordHeaders();
+		RecordTrace trace = tracing.start(unsampled, "w", "g");
+		trace.inject(unsampled, output);
+		trace.end();
+		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
+		assertThat(output.lastHeader("b3")).isSameAs(unsampled.headers().lastHeader("b3"));
+
+		ConsumerRecord<byte[], byte[]> sampled = record("b3", TRACE_ID + "-" + PARENT_ID + "-1");
+		trace = tracing.start(sampled, "w", "g");
+		trace.inject(sampled, output);
+		trace.end();
+		SpanData span = this.spans.getFinishedSpanItems().get(0);
+		assertThat(span.getParentSpanId()).isEqualTo(PARENT_ID);
+		assertThat(header(output, "b3")).isEqualTo(TRACE_ID + "-" + span.getSpanId() + "-1");
+	}
+
+	@Test
+	void withLogCorrelationAnUnsampledRecordGetsAScopeOfItsTraceButNoRecordedSpan() {
+		OtelTracer[] tracer = new OtelTracer[1];
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()), true, null, true,
+				tracer);
+		ConsumerRecord<byte[], byte[]> input = record("traceparent", traceparent("00"));
+		RecordTrace trace = tracing.start(input, "w", "g");
+		try (RecordTrace.Scope scope = trace.openScope()) {
+			assertThat(tracer[0].currentSpan().context().traceId()).isEqualTo(TRACE_ID);
+		}
+		assertThat(tracer[0].currentSpan()).isNull();
+		Headers output = new RecordHeaders();
+		trace.inject(input, output);
+		trace.end();
+		assertThat(header(output, "traceparent")).startsWith("00-" + TRACE_ID + "-").endsWith("-00");
+		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
+	}
+
+	@Test
+	void aFailingPropagatorNeverFailsTheRecord() {
+		tracing(Sampler.alwaysOn(), true);
+		OtelTracer tracer = tracer();
+		Propagator broken = new Propagator() {
+
+			@Override
+			public List<String> fields() {
+				return List.of("traceparent");
+			}
+
+			@Override
+			public <C> void inject(io.micrometer.tracing.TraceContext context, C carrier, Setter<C> setter) {
+				throw new IllegalStateException("broken propagator");
+			}
+
+			@Override
+			public <C> io.micrometer.tracing.Span.Builder extract(C carrier, Getter<C> getter) {
+				return tracer.spanBuilder();
+			}
+
+		};
+		MicrometerRecordTracing tracing = new MicrometerRecordTracing(tracer, broken, true, false);
+		ConsumerRecord<byte[], byte[]> input = record("traceparent", traceparent("01"));
+		RecordTrace trace = tracing.start(input, "w", "g");
+		trace.inject(input, new RecordHeaders());
+		trace.error(new IllegalStateException("failed"));
+		trace.end();
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(1);
+	}
+
+	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased) {
+		return tracing(sampler, parentBased, null);
+	}
+
+	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased, TextMapPropagator propagation) {
+		return tracing(sampler, parentBased, propagation, false, new OtelTracer[1]);
+	}
+
+	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased, TextMapPropagator propagation,
+			boolean correlate, OtelTracer[] tracer) {
+		// A closed SDK shuts its exporter down: a new pair per tracing.
+		this.spans = InMemorySpanExporter.create();
+		this.openTelemetry = OpenTelemetrySdk.builder()
+			.setTracerProvider(SdkTracerProvider.builder()
+				.addSpanProcessor(SimpleSpanProcessor.create(this.spans))
+				.setSampler(sampler)
+				.build())
+			.setPropagators(ContextPropagators
+				.create((propagation != null) ? propagation : W3CTraceContextPropagator.getInstance()))
+			.build();
+		tracer[0] = tracer();
+		return new MicrometerRecordTracing(tracer[0],
+				new OtelPropagator(this.openTelemetry.getPropagators(), this.openTelemetry.getTracer("test")),
+				parentBased, correlate);
+	}
+
+	private OtelTracer tracer() {
+		OtelCurrentTraceContext current = new OtelCurrentTraceContext();
+		return new OtelTracer(this.openTelemetry.getTracer("test"), current, (event) -> {
+		}, new OtelBaggageManager(current, List.of(), List.of()));
+	}
+
+	private static String traceparent(String flags) {
+		return "00-" + TRACE_ID + "-" + PARENT_ID + "-" + flags;
+	}
+
+	private static ConsumerRecord<byte[], byte[]> record(String... headers) {
+		ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("in", 2, 7, bytes("k"), bytes("v"));
+		for (int i = 0; i < headers.length; i += 2) {
+			record.headers().add(headers[i], bytes(headers[i + 1]));
+		}
+		return record;
+	}
+
+	private static String header(Headers headers, String key) {
+		Header header = headers.lastHeader(key);
+		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
