@@ -28,7 +28,7 @@ final class LatencyProbe {
 	 * Feed {@code records} orders at {@code rate} per second and measure.
 	 * @return p50 and p99 in milliseconds, over all but the first quarter (warm-up)
 	 */
-	double[] measure(String input, String output, long records, double rate) throws Exception {
+	double[] measure(String input, String output, long records, double rate, TraceInput trace) throws Exception {
 		long[] latencies = new long[(int) records];
 		Thread tail = new Thread(() -> tail(output, latencies), "latency-tail");
 		tail.start();
@@ -40,7 +40,7 @@ final class LatencyProbe {
 				if (wait > 0) {
 					LockSupport.parkNanos(wait);
 				}
-				producer.send(OrderWorkload.order(input, id, true));
+				producer.send(OrderWorkload.order(input, id, true, trace));
 			}
 			producer.flush();
 		}

@@ -81,7 +81,8 @@ final class Normalization {
 		return normalized;
 	}
 
-	private static void noteFirstRecord() {
+	/** Note the run's first record, unless one was noted already. */
+	static void noteFirstRecord() {
 		if (firstRecordNanos == 0) {
 			firstRecordCpuNanos = ProcessCpu.nanos();
 			firstRecordNanos = System.nanoTime();

@@ -43,6 +43,9 @@ final class OrderWorkload implements AutoCloseable {
 	/** Header carrying the input's send time, microseconds since the epoch. */
 	static final String SENT_AT = "sent-at-us";
 
+	/** The W3C trace context header. */
+	static final String TRACEPARENT = "traceparent";
+
 	/** Header carrying the order id when the key is a customer's (a keyed workload). */
 	static final String ORDER_ID = "order-id";
 
@@ -103,19 +106,20 @@ final class OrderWorkload implements AutoCloseable {
 
 	/** Seed orders 1..records into a new topic, each keyed by its own id. */
 	void seed(String topic, int partitions, long records) throws Exception {
-		seed(topic, partitions, records, 0);
+		seed(topic, partitions, records, 0, TraceInput.NONE);
 	}
 
 	/**
 	 * Seed orders 1..records into a new topic.
 	 * @param keys the customers whose orders they are, keyed {@code customer-<id % keys>}
 	 * with the order id in a header; 0 keys each order by its own id
+	 * @param trace the trace context each order carries
 	 */
-	void seed(String topic, int partitions, long records, int keys) throws Exception {
+	void seed(String topic, int partitions, long records, int keys, TraceInput trace) throws Exception {
 		createTopic(topic, partitions);
 		try (KafkaProducer<byte[], Order> producer = producer(20)) {
 			for (long id = 1; id <= records; id++) {
-				ProducerRecord<byte[], Order> order = order(topic, id, false);
+				ProducerRecord<byte[], Order> order = order(topic, id, false, trace);
 				if (keys > 0) {
 					order = new ProducerRecord<>(topic, null, ("customer-" + (id % keys)).getBytes(StandardCharsets.UTF_8),
 							order.value(), order.headers());
@@ -127,9 +131,12 @@ final class OrderWorkload implements AutoCloseable {
 		}
 	}
 
-	static ProducerRecord<byte[], Order> order(String topic, long id, boolean stamped) {
+	static ProducerRecord<byte[], Order> order(String topic, long id, boolean stamped, TraceInput trace) {
 		ProducerRecord<byte[], Order> record = new ProducerRecord<>(topic, null, key(id),
 				isTombstone(id) ? null : new Order(id, STATUSES[(int) (id % STATUSES.length)], id * 7 % 100_000));
+		if (trace != TraceInput.NONE) {
+			record.headers().add(TRACEPARENT, trace.traceparent(id));
+		}
 		if (stamped) {
 			record.headers().add(SENT_AT, ByteBuffer.allocate(8).putLong(nowMicros()).array());
 		}

@@ -99,8 +99,8 @@ public final class OrderingBenchmarkMain {
 			Map<String, Double> slowRates = null;
 			Map<String, Double> fastRates = null;
 			if (WORKLOADS.contains("slow")) {
-				workload.seed("slow", 1, SLOW_RECORDS, KEYS);
-				workload.seed("slow-serial", 1, SERIAL_RECORDS, KEYS);
+				workload.seed("slow", 1, SLOW_RECORDS, KEYS, TraceInput.NONE);
+				workload.seed("slow-serial", 1, SERIAL_RECORDS, KEYS, TraceInput.NONE);
 				slowRates = harness.compare("slow", slowContenders);
 				printSlowRatios(slowRates);
 			}

@@ -88,13 +88,13 @@ public final class ThroughputBenchmarkMain {
 
 	/** Every variant on one partition count; prints the table and returns the RATIOS line. */
 	private String compare(int partitions) throws Exception {
-		String input = seed(partitions);
 		// One run, not counted, so that no variant meets a cold broker.
-		throughput(Variant.P, input, partitions, Map.of());
+		throughput(Variant.P, seed(partitions, TraceInput.NONE), partitions, Map.of());
 		Map<Variant, List<Measurement>> results = new EnumMap<>(Variant.class);
 		for (int round = 1; round <= RUNS; round++) {
 			for (Variant variant : VARIANTS) {
-				Measurement measurement = throughput(variant, input, partitions, Map.of());
+				Measurement measurement = throughput(variant, seed(partitions, variant.traceInput()), partitions,
+						Map.of());
 				results.computeIfAbsent(variant, (key) -> new ArrayList<>()).add(measurement);
 				System.out.printf("RUN partitions=%d round=%d %-14s %9.0f records/s wall=%.1fs cpu=%.1fs (%.1fs in run)%n",
 						partitions, round, variant.label(), RECORDS / measurement.seconds(), measurement.wallSeconds(),
@@ -143,10 +143,14 @@ public final class ThroughputBenchmarkMain {
 			.filter((entry) -> medians.containsKey(entry.getValue()))
 			.map((entry) -> String.format("lockstep/%s=%.3f", entry.getKey(), lockstep / medians.get(entry.getValue())))
 			.collect(Collectors.joining(" "));
-		String tracing = Stream.of(Variant.E_TRACE10, Variant.E_TRACE100)
+		String tracing = Stream
+			.of(Variant.E_METRICS, Variant.E_TRACE10, Variant.E_TRACE100, Variant.E_PARENT_00, Variant.E_PARENT_01)
 			.filter(medians::containsKey)
 			.map((variant) -> String.format(" %s/lockstep=%.3f", variant.label(), medians.get(variant) / lockstep))
 			.collect(Collectors.joining());
+		if (medians.containsKey(Variant.S) && medians.containsKey(Variant.B)) {
+			tracing += String.format(" sample/streams=%.3f", medians.get(Variant.S) / medians.get(Variant.B));
+		}
 		String p99 = latencies.containsKey(Variant.B) ? String.format(" p99 lockstep/streams=%.3f",
 				latencies.get(Variant.E)[1] / latencies.get(Variant.B)[1]) : "";
 		return "RATIOS partitions=" + partitions + " " + line + tracing + p99;
@@ -158,7 +162,7 @@ public final class ThroughputBenchmarkMain {
 		System.out.printf("%-11s %-12s %10s %7s %11s%n", "partitions", "concurrency", "records/s", "CPU s", "CPU us/rec");
 		Map<Integer, String> inputs = new HashMap<>();
 		for (int partitions : List.of(1, 4, 8)) {
-			inputs.put(partitions, seed(partitions));
+			inputs.put(partitions, seed(partitions, TraceInput.NONE));
 			for (int concurrency : List.of(1, 2)) {
 				List<Measurement> runs = new ArrayList<>();
 				for (int run = 0; run < SCALING_RUNS; run++) {
@@ -188,10 +192,10 @@ public final class ThroughputBenchmarkMain {
 		System.out.println();
 	}
 
-	private String seed(int partitions) throws Exception {
-		String input = "orders-p" + partitions;
+	private String seed(int partitions, TraceInput trace) throws Exception {
+		String input = "orders-p" + partitions + trace.topicSuffix();
 		if (!this.seeded.contains(input)) {
-			this.workload.seed(input, partitions, RECORDS);
+			this.workload.seed(input, partitions, RECORDS, 0, trace);
 			this.seeded.add(input);
 		}
 		return input;
@@ -225,7 +229,8 @@ public final class ThroughputBenchmarkMain {
 			}
 			Thread.sleep(100);
 		}
-		double[] percentiles = new LatencyProbe(this.workload).measure(input, output, records, rate);
+		double[] percentiles = new LatencyProbe(this.workload).measure(input, output, records, rate,
+				variant.traceInput());
 		process.await();
 		this.workload.verify(output, records);
 		this.workload.deleteTopic(input);

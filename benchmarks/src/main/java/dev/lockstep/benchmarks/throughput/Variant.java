@@ -45,6 +45,12 @@ enum Variant {
 					"asyncOrderNormalizer"),
 			LockstepVariant::new),
 
+	/** The Lockstep worker with observations on and no tracer: transactions observed, records counted. */
+	E_METRICS("lockstep-metrics", "Lockstep worker, observations on, no tracer",
+			Map.of("lockstep.observations.enabled", "true", "spring.autoconfigure.exclude",
+					"org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration"),
+			LockstepVariant::new),
+
 	/** The Lockstep worker with tracing (Spring Boot's OpenTelemetry), 10 % of records sampled. */
 	E_TRACE10("lockstep-trace-10", "Lockstep worker, tracing on, sampling 10 %",
 			Map.of("lockstep.observations.enabled", "true", "management.tracing.sampling.probability", "0.1"),
@@ -54,6 +60,17 @@ enum Variant {
 	E_TRACE100("lockstep-trace-100", "Lockstep worker, tracing on, sampling 100 %",
 			Map.of("lockstep.observations.enabled", "true", "management.tracing.sampling.probability", "1.0"),
 			LockstepVariant::new),
+
+	/** The Lockstep worker with tracing at Spring Boot's default sampling, every input in an unsampled trace. */
+	E_PARENT_00("lockstep-parent-00", "Lockstep worker, tracing on, every input's traceparent not sampled",
+			Map.of("lockstep.observations.enabled", "true"), LockstepVariant::new, TraceInput.NOT_SAMPLED),
+
+	/** The Lockstep worker with tracing at Spring Boot's default sampling, every input in a sampled trace. */
+	E_PARENT_01("lockstep-parent-01", "Lockstep worker, tracing on, every input's traceparent sampled",
+			Map.of("lockstep.observations.enabled", "true"), LockstepVariant::new, TraceInput.SAMPLED),
+
+	/** The sample app's executable jar as shipped, its own process: its YAML, actuator, Prometheus, tracing. */
+	S("sample", "The sample app's jar as shipped (Spring Boot's default sampling)", Map.of(), SampleJarVariant::new),
 
 	/** Parallel Consumer 0.5.3.3, KEY order, its exactly-once mode. */
 	PC_EOS("pc-eos", "Parallel Consumer, KEY order, PERIODIC_TRANSACTIONAL_PRODUCER",
@@ -71,11 +88,19 @@ enum Variant {
 
 	private final Supplier<Runner> runner;
 
+	private final TraceInput traceInput;
+
 	Variant(String label, String description, Map<String, String> defaultOptions, Supplier<Runner> runner) {
+		this(label, description, defaultOptions, runner, TraceInput.NONE);
+	}
+
+	Variant(String label, String description, Map<String, String> defaultOptions, Supplier<Runner> runner,
+			TraceInput traceInput) {
 		this.label = label;
 		this.description = description;
 		this.defaultOptions = defaultOptions;
 		this.runner = runner;
+		this.traceInput = traceInput;
 	}
 
 	String label() {
@@ -88,6 +113,11 @@ enum Variant {
 
 	Map<String, String> defaultOptions() {
 		return this.defaultOptions;
+	}
+
+	/** The trace context the variant's input records carry. */
+	TraceInput traceInput() {
+		return this.traceInput;
 	}
 
 	/** Start the variant on a run; closing the result stops it. */

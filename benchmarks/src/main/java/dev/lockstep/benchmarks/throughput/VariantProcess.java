@@ -42,6 +42,10 @@ final class VariantProcess {
 			command.add("-XX:StartFlightRecording=settings=profile,filename="
 					+ Path.of(jfr, spec.group() + ".jfr").toAbsolutePath());
 		}
+		if (!jfr.isBlank()) {
+			command.add("-Dbench.jfr=" + Path.of(jfr).toAbsolutePath());
+		}
+		command.add("-Dbench.sample-jar=" + SampleJarVariant.jar());
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), VariantMain.class.getName()));
 		command.addAll(spec.toArgs());
 		Path log = Files.createTempFile("lockstep-bench-" + spec.variant().label() + "-", ".log");

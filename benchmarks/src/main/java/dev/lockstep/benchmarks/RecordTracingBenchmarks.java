@@ -1,0 +1,143 @@
+package dev.lockstep.benchmarks;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+
+import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
+import dev.lockstep.worker.RecordTrace;
+import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
+import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
+import io.micrometer.tracing.otel.bridge.OtelPropagator;
+import io.micrometer.tracing.otel.bridge.OtelTracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * One record's tracing as a worker does it (decide, write the context into its output,
+ * end), with Spring Boot's default sampler (parent-based, 10 % of new traces) over the
+ * OpenTelemetry SDK, spans batched to an exporter that drops them: a record whose
+ * {@code traceparent} is not sampled, one whose is, one without context; and
+ * {@code none}, a worker without tracing, as the baseline.
+ */
+@State(Scope.Thread)
+public class RecordTracingBenchmarks {
+
+	private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-";
+
+	private OpenTelemetrySdk openTelemetry;
+
+	private MicrometerRecordTracing tracing;
+
+	private ConsumerRecord<byte[], byte[]> unsampled;
+
+	private ConsumerRecord<byte[], byte[]> sampled;
+
+	private ConsumerRecord<byte[], byte[]> parentless;
+
+	// An output whose processor carried the input's headers over, as most do.
+	private Headers carriedOver;
+
+	@Setup(Level.Trial)
+	public void setUp() {
+		this.openTelemetry = OpenTelemetrySdk.builder()
+			.setTracerProvider(SdkTracerProvider.builder()
+				.addSpanProcessor(BatchSpanProcessor.builder(new DroppingExporter()).build())
+				.setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(0.1)))
+				.build())
+			.setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+			.build();
+		OtelCurrentTraceContext current = new OtelCurrentTraceContext();
+		OtelTracer tracer = new OtelTracer(this.openTelemetry.getTracer("bench"), current, (event) -> {
+		}, new OtelBaggageManager(current, List.of(), List.of()));
+		this.tracing = new MicrometerRecordTracing(tracer,
+				new OtelPropagator(this.openTelemetry.getPropagators(), this.openTelemetry.getTracer("bench")), true,
+				false);
+		this.unsampled = record(TRACEPARENT + "00");
+		this.sampled = record(TRACEPARENT + "01");
+		this.parentless = record(null);
+		this.carriedOver = new RecordHeaders(this.unsampled.headers().toArray());
+	}
+
+	@TearDown(Level.Trial)
+	public void tearDown() {
+		this.openTelemetry.close();
+	}
+
+	@Benchmark
+	public RecordTrace none() {
+		RecordTrace trace = RecordTrace.NONE;
+		trace.inject(this.unsampled, this.carriedOver);
+		trace.end();
+		return trace;
+	}
+
+	@Benchmark
+	public RecordTrace unsampledParent() {
+		RecordTrace trace = this.tracing.start(this.unsampled, "bench", "bench-group");
+		trace.inject(this.unsampled, this.carriedOver);
+		trace.end();
+		return trace;
+	}
+
+	@Benchmark
+	public RecordTrace sampledParent() {
+		RecordTrace trace = this.tracing.start(this.sampled, "bench", "bench-group");
+		trace.inject(this.sampled, new RecordHeaders());
+		trace.end();
+		return trace;
+	}
+
+	@Benchmark
+	public RecordTrace parentless() {
+		RecordTrace trace = this.tracing.start(this.parentless, "bench", "bench-group");
+		trace.inject(this.parentless, new RecordHeaders());
+		trace.end();
+		return trace;
+	}
+
+	private static ConsumerRecord<byte[], byte[]> record(String traceparent) {
+		ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("orders", 0, 42, "order-42".getBytes(),
+				new byte[32]);
+		if (traceparent != null) {
+			record.headers().add("traceparent", traceparent.getBytes(StandardCharsets.US_ASCII));
+		}
+		return record;
+	}
+
+	private static final class DroppingExporter implements SpanExporter {
+
+		@Override
+		public CompletableResultCode export(Collection<SpanData> spans) {
+			return CompletableResultCode.ofSuccess();
+		}
+
+		@Override
+		public CompletableResultCode flush() {
+			return CompletableResultCode.ofSuccess();
+		}
+
+		@Override
+		public CompletableResultCode shutdown() {
+			return CompletableResultCode.ofSuccess();
+		}
+
+	}
+
+}
