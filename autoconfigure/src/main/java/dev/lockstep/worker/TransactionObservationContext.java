@@ -4,9 +4,8 @@ import io.micrometer.observation.Observation;
 
 /**
  * The context of a {@code lockstep.worker.transaction} observation: one transaction of
- * a worker slot, from its first record until it committed or was aborted. The records'
- * {@code lockstep.worker.process} observations carry the same transactional id and
- * sequence number.
+ * a worker slot, from its first record until it committed or was aborted. The spans of
+ * its sampled records carry the same transactional id and sequence number.
  */
 public class TransactionObservationContext extends Observation.Context {
 
