@@ -3,7 +3,6 @@ package dev.lockstep.worker;
 import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -13,9 +12,8 @@ import org.apache.kafka.common.header.Headers;
  * dropped by a rewind). Every method does nothing by default.
  *
  * <p>
- * The slot calls these methods unguarded, once per record or output: an implementation
- * that calls user code (a tracer, its handlers, a propagator) logs what that code throws
- * and never throws itself, since tracing a record must not fail it.
+ * Tracing never fails a record: what a trace throws is logged by the worker (the first
+ * failure at WARN, the rest at DEBUG), and the record is processed as without it.
  */
 public interface RecordTrace {
 
@@ -80,24 +78,7 @@ public interface RecordTrace {
 	 * @return the pass-through trace
 	 */
 	static RecordTrace passThrough(List<String> fields) {
-		String[] keys = fields.toArray(String[]::new);
-		return new RecordTrace() {
-
-			@Override
-			public void inject(ConsumerRecord<byte[], byte[]> input, Headers output) {
-				for (String key : keys) {
-					Header header = input.headers().lastHeader(key);
-					// Most processors carry the input's headers over: then there is nothing to do.
-					if (output.lastHeader(key) != header) {
-						output.remove(key);
-						if (header != null) {
-							output.add(header);
-						}
-					}
-				}
-			}
-
-		};
+		return new PassThroughTrace(fields);
 	}
 
 	/**

@@ -4,8 +4,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Decides, for each consumed record, whether its processing is traced, and starts its
- * {@link RecordTrace}. Called once per record on the slot's thread, before the record is
- * decoded: an implementation decides from what is cheapest to read (the record's trace
+ * {@link RecordTrace}. Called once per record, before the record is decoded, on the
+ * thread that processes it (the slot's, or a pool thread under ordering key or none): an implementation decides from what is cheapest to read (the record's trace
  * headers, the tracer's sampler) and builds a span only for records that are sampled. The
  * runtime knows no tracer; the auto-configuration supplies one over Micrometer Tracing.
  */

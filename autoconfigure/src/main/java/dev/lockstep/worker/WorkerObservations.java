@@ -81,13 +81,16 @@ public final class WorkerObservations {
 	 * @return the record's trace, {@link RecordTrace#NONE} when it is not traced
 	 */
 	RecordTrace trace(ConsumerRecord<byte[], byte[]> record, WorkerSettings settings) {
+		RecordTrace trace;
 		try {
-			return this.tracing.start(record, settings.name(), settings.groupId());
+			trace = this.tracing.start(record, settings.name(), settings.groupId());
 		}
 		catch (RuntimeException ex) {
 			logFailure("starting a record's trace", ex);
 			return RecordTrace.NONE;
 		}
+		// The built-in traces of records that are not traced cannot fail: no wrapper for them.
+		return (trace == RecordTrace.NONE || trace instanceof PassThroughTrace) ? trace : new GuardedRecordTrace(trace);
 	}
 
 	/**
@@ -131,13 +134,9 @@ public final class WorkerObservations {
 		}
 	}
 
-	/**
-	 * Log what observing or tracing code threw instead of failing the record: the first
-	 * failure at WARN, the rest at DEBUG, so one broken handler does not flood the log.
-	 * @param what what was being done, for the log
-	 * @param ex what it threw
-	 */
-	public static void logFailure(String what, RuntimeException ex) {
+	// What observing or tracing code threw, instead of failing the record: the first
+	// failure at WARN, the rest at DEBUG, so one broken handler does not flood the log.
+	static void logFailure(String what, RuntimeException ex) {
 		if (warned.compareAndSet(false, true)) {
 			logger.warn(ex, () -> "Observation failed " + what + " (further failures are logged at DEBUG)");
 		}

@@ -8,6 +8,7 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -82,6 +83,48 @@ class SlotWorkTests {
 			assertThat(processed.outputs()).singleElement()
 				.satisfies((output) -> assertThat(new String(output.value())).isEqualTo("out"));
 		}
+	}
+
+	@Test
+	void aTraceThatThrowsEverywhereNeverFailsTheRecord() {
+		RecordTrace broken = new RecordTrace() {
+
+			@Override
+			public Scope openScope() {
+				throw new IllegalStateException("broken scope");
+			}
+
+			@Override
+			public void inject(ConsumerRecord<byte[], byte[]> input, Headers output) {
+				throw new IllegalStateException("broken propagator");
+			}
+
+			@Override
+			public void error(Throwable failure) {
+				throw new IllegalStateException("broken span");
+			}
+
+			@Override
+			public void end() {
+				throw new IllegalStateException("broken span");
+			}
+
+		};
+		WorkerSettings traced = this.settings
+			.withObservations(new WorkerObservations(ObservationRegistry.NOOP, (record, worker, groupId) -> broken));
+		ProcessedRecord processed = SlotWork
+			.of(traced, (RecordProcessor<String, String>) (record, output) -> output.toDestination(record.key(), "out",
+					null))
+			.run(this.raw);
+		assertThat(processed.failure()).isNull();
+		assertThat(processed.outputs()).singleElement()
+			.satisfies((output) -> assertThat(new String(output.value())).isEqualTo("out"));
+		processed.trace().end();
+		ProcessedRecord failed = SlotWork.of(traced, (RecordProcessor<String, String>) (record, output) -> {
+			throw new InvalidRecordException("bad");
+		}).run(this.raw);
+		assertThat(failed.failure()).isInstanceOf(InvalidRecordException.class);
+		failed.trace().end();
 	}
 
 	@Test

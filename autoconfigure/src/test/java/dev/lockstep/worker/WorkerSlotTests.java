@@ -350,15 +350,16 @@ class WorkerSlotTests {
 	}
 
 	@Test
-	void eachTransactionObservationEndsCommittedAbortedOrUnknown() {
+	void eachTransactionObservationEndsCommittedAbortedOrUnknownAndEveryRecordsTraceEnds() {
 		this.slot = new MockSlot(10);
 		OpenObservations observations = new OpenObservations();
+		OpenTraces traces = new OpenTraces();
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(observations);
 		AtomicInteger calls = new AtomicInteger();
 		AtomicBoolean commitFails = new AtomicBoolean();
 		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
-				MockSlot.strings()).withObservations(new WorkerObservations(registry, RecordTracing.NONE)),
+				MockSlot.strings()).withObservations(new WorkerObservations(registry, traces)),
 				RecordProcessor.of((String value) -> {
 					if (calls.incrementAndGet() == 3) {
 						throw new IllegalStateException("transient");
@@ -379,6 +380,7 @@ class WorkerSlotTests {
 		assertThat(transactionResults(observations)).last()
 			.isEqualTo(TransactionObservationContext.Result.COMMITTED);
 		assertThat(observations.open()).as("observations started and never stopped").isZero();
+		assertThat(traces.open()).as("record traces started and never ended").isZero();
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
 	}
 

@@ -58,23 +58,22 @@ public final class LockstepObservationAutoConfiguration {
 		RecordTracing lockstepRecordTracing(Tracer tracer, Propagator propagator, LockstepProperties properties,
 				ObjectProvider<TracerSampling> sampling) {
 			return new MicrometerRecordTracing(tracer, propagator,
-					sampling.getIfAvailable(() -> TracerSampling.UNKNOWN).isParentBased(),
+					sampling.getIfAvailable(() -> TracerSampling.UNKNOWN).parentBased(),
 					properties.getObservations().isCorrelateUnsampledLogs());
 		}
 
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "io.opentelemetry.sdk.trace.samplers.Sampler")
+	@ConditionalOnClass(name = "io.opentelemetry.sdk.trace.SdkTracerProvider")
 	static class OpenTelemetrySamplingConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		@ConditionalOnBean(io.opentelemetry.sdk.trace.samplers.Sampler.class)
-		TracerSampling lockstepOpenTelemetrySampling(io.opentelemetry.sdk.trace.samplers.Sampler sampler) {
-			// Spring Boot's sampler, and the SDK's default: ParentBased{root:...}.
-			return sampler.getDescription().startsWith("ParentBased{") ? TracerSampling.PARENT_BASED
-					: TracerSampling.UNKNOWN;
+		@ConditionalOnBean(io.opentelemetry.sdk.trace.SdkTracerProvider.class)
+		TracerSampling lockstepOpenTelemetrySampling(io.opentelemetry.sdk.trace.SdkTracerProvider tracerProvider) {
+			// The sampler the tracer uses, whoever built it (a Sampler bean may not be it).
+			return TracerSampling.ofDescription(tracerProvider.getSampler().getDescription());
 		}
 
 	}

@@ -4,11 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.lockstep.worker.RecordTrace;
 import dev.lockstep.worker.RecordTracing;
-import dev.lockstep.worker.WorkerObservations;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
@@ -26,24 +24,26 @@ import org.apache.kafka.common.header.Headers;
  * <li>a record without trace headers asks the tracer's sampler, once, for a root span;
  * one that is not sampled gets nothing;</li>
  * <li>other propagation (B3, say), or a sampler that is not parent-based, is read by the
- * propagator and decided by the tracer;</li>
+ * propagator and decided by the tracer; a record carrying none of the propagator's
+ * {@linkplain Propagator#fields() fields} counts as one without context;</li>
  * <li>a sampled record gets one span, {@code process <topic>} of kind CONSUMER, its
  * attributes set once, its context written into each output.</li>
  * </ul>
  * With {@code correlateUnsampledLogs}, records that are not sampled still get the tracer's
- * (non-recording) span and its scope, so log lines carry their trace id.
+ * (non-recording) span and its scope, so log lines carry their trace id; their outputs
+ * carry what they would without it.
  */
 public final class MicrometerRecordTracing implements RecordTracing {
 
 	static final String TRACEPARENT = "traceparent";
 
-	private static final Propagator.Getter<ConsumerRecord<byte[], byte[]>> HEADERS = (record, key) -> {
+	private static final Propagator.Getter<ConsumerRecord<byte[], byte[]>> HEADER_GETTER = (record, key) -> {
 		Header header = record.headers().lastHeader(key);
 		return (header != null && header.value() != null) ? new String(header.value(), StandardCharsets.UTF_8)
 				: null;
 	};
 
-	private static final Propagator.Setter<Headers> OUTPUT = (headers, key, value) -> headers.add(key,
+	private static final Propagator.Setter<Headers> HEADER_SETTER = (headers, key, value) -> headers.add(key,
 			value.getBytes(StandardCharsets.UTF_8));
 
 	private final Tracer tracer;
@@ -92,13 +92,13 @@ public final class MicrometerRecordTracing implements RecordTracing {
 				return this.passThrough;
 			}
 			if (sampled != W3cTraceParent.INVALID) {
-				return started(this.propagator.extract(record, HEADERS), record, worker, groupId, this.passThrough);
+				return started(this.propagator.extract(record, HEADER_GETTER), record, worker, groupId, this.passThrough);
 			}
 		}
 		if (!carriesContext(headers)) {
 			return started(this.tracer.spanBuilder().setNoParent(), record, worker, groupId, RecordTrace.NONE);
 		}
-		return started(this.propagator.extract(record, HEADERS), record, worker, groupId, this.passThrough);
+		return started(this.propagator.extract(record, HEADER_GETTER), record, worker, groupId, this.passThrough);
 	}
 
 	private boolean carriesContext(Headers headers) {
@@ -115,98 +115,80 @@ public final class MicrometerRecordTracing implements RecordTracing {
 		Span span = builder.name(this.spanNames.computeIfAbsent(record.topic(), (topic) -> "process " + topic))
 			.kind(Span.Kind.CONSUMER)
 			.start();
-		if (span.isNoop() && !this.correlateUnsampledLogs) {
-			return unsampled;
+		if (span.isNoop()) {
+			if (!this.correlateUnsampledLogs) {
+				span.abandon();
+				return unsampled;
+			}
+			// A scope for the logs; the outputs carry what they would without it.
+			return new SpanTrace(span, unsampled);
 		}
-		if (!span.isNoop()) {
-			span.tag("messaging.system", "kafka")
-				.tag("messaging.operation.name", "process")
-				.tag("messaging.destination.name", record.topic())
-				.tag("messaging.consumer.group.name", groupId)
-				.tag("messaging.destination.partition.id", Integer.toString(record.partition()))
-				.tag("messaging.kafka.offset", Long.toString(record.offset()))
-				.tag("lockstep.worker", worker);
-		}
-		return new SpanTrace(span);
+		span.tag("messaging.system", "kafka")
+			.tag("messaging.operation.name", "process")
+			.tag("messaging.destination.name", record.topic())
+			.tag("messaging.consumer.group.name", groupId)
+			.tag("messaging.destination.partition.id", Integer.toString(record.partition()))
+			.tag("messaging.kafka.offset", Long.toString(record.offset()))
+			.tag("lockstep.worker", worker);
+		return new SpanTrace(span, null);
 	}
 
 	/**
-	 * A record's span: what the tracer or propagator throws is logged, never passed on.
+	 * A record's span, its scope, and its context in each output (or, for a span that is
+	 * not sampled, what the outputs would carry without one). The worker guards and ends
+	 * it once.
 	 */
 	private final class SpanTrace implements RecordTrace {
 
 		private final Span span;
 
-		private final AtomicBoolean ended = new AtomicBoolean();
+		private final RecordTrace unsampled;
 
-		SpanTrace(Span span) {
+		SpanTrace(Span span, RecordTrace unsampled) {
 			this.span = span;
+			this.unsampled = unsampled;
 		}
 
 		@Override
 		public Scope openScope() {
-			try {
-				Tracer.SpanInScope scope = MicrometerRecordTracing.this.tracer.withSpan(this.span);
-				return () -> {
-					try {
-						scope.close();
-					}
-					catch (RuntimeException ex) {
-						WorkerObservations.logFailure("closing a record's scope", ex);
-					}
-				};
-			}
-			catch (RuntimeException ex) {
-				WorkerObservations.logFailure("opening a record's scope", ex);
-				return Scope.NONE;
-			}
+			return MicrometerRecordTracing.this.tracer.withSpan(this.span)::close;
 		}
 
 		@Override
 		public void inject(ConsumerRecord<byte[], byte[]> input, Headers output) {
-			try {
-				// The input's own fields go, even those the span's context does not set again.
-				for (String field : MicrometerRecordTracing.this.fields) {
-					output.remove(field);
-				}
-				MicrometerRecordTracing.this.propagator.inject(this.span.context(), output, OUTPUT);
+			if (this.unsampled != null) {
+				this.unsampled.inject(input, output);
+				return;
 			}
-			catch (RuntimeException ex) {
-				WorkerObservations.logFailure("writing a record's trace context", ex);
+			// The input's own fields go, even those the span's context does not set again.
+			for (String field : MicrometerRecordTracing.this.fields) {
+				output.remove(field);
+			}
+			MicrometerRecordTracing.this.propagator.inject(this.span.context(), output, HEADER_SETTER);
+			// Outside the record's scope (an asynchronous processor's completing thread) the
+			// propagator sees no baggage: the input's stays.
+			for (String field : MicrometerRecordTracing.this.fields) {
+				Header carried = input.headers().lastHeader(field);
+				if (carried != null && output.lastHeader(field) == null) {
+					output.add(carried);
+				}
 			}
 		}
 
 		@Override
 		public void error(Throwable failure) {
-			try {
-				this.span.error(failure);
-			}
-			catch (RuntimeException ex) {
-				WorkerObservations.logFailure("recording a record's error", ex);
-			}
+			this.span.error(failure);
 		}
 
 		@Override
 		public void joined(String transactionalId, long sequence) {
-			try {
-				this.span.tag("lockstep.transaction.id", transactionalId)
-					.tag("lockstep.transaction.sequence", Long.toString(sequence));
-			}
-			catch (RuntimeException ex) {
-				WorkerObservations.logFailure("naming a record's transaction", ex);
-			}
+			this.span.tag("lockstep.transaction.id", transactionalId)
+				.tag("lockstep.transaction.sequence", Long.toString(sequence));
 		}
 
 		@Override
 		public void end() {
-			if (this.ended.compareAndSet(false, true)) {
-				try {
-					this.span.end();
-				}
-				catch (RuntimeException ex) {
-					WorkerObservations.logFailure("ending a record's span", ex);
-				}
-			}
+			this.span.end();
 		}
 
 	}

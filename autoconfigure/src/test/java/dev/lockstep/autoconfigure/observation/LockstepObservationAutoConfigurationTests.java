@@ -11,6 +11,7 @@ import dev.lockstep.worker.test.Order;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import org.junit.jupiter.api.Test;
 
@@ -110,12 +111,19 @@ class LockstepObservationAutoConfigurationTests {
 	}
 
 	@Test
-	void springBootsSamplerIsParentBasedAndACustomOneIsAskedPerRecord() {
-		this.withTracing.withBean(Sampler.class, () -> Sampler.parentBased(Sampler.traceIdRatioBased(0.1)))
-			.run((context) -> assertThat(context.getBean(TracerSampling.class).isParentBased()).isTrue());
-		this.withTracing.withBean(Sampler.class, () -> Sampler.traceIdRatioBased(0.1))
-			.run((context) -> assertThat(context.getBean(TracerSampling.class).isParentBased()).isFalse());
+	void theSamplingIsTheTracerProvidersSampler() {
+		this.withTracing.withBean(SdkTracerProvider.class, () -> tracerProvider(Sampler.parentBased(Sampler.traceIdRatioBased(0.1))))
+			.run((context) -> assertThat(context.getBean(TracerSampling.class).parentBased()).isTrue());
+		this.withTracing.withBean(SdkTracerProvider.class, () -> tracerProvider(Sampler.traceIdRatioBased(0.1)))
+			.run((context) -> assertThat(context.getBean(TracerSampling.class).parentBased()).isFalse());
 		this.withTracing.run((context) -> assertThat(context).doesNotHaveBean(TracerSampling.class));
+		this.withTracing.withClassLoader(new FilteredClassLoader("io.opentelemetry.sdk"))
+			.run((context) -> assertThat(context).hasSingleBean(RecordTracing.class)
+				.doesNotHaveBean(TracerSampling.class));
+	}
+
+	private static SdkTracerProvider tracerProvider(Sampler sampler) {
+		return SdkTracerProvider.builder().setSampler(sampler).build();
 	}
 
 	@Test

@@ -144,10 +144,19 @@ public final class ThroughputBenchmarkMain {
 			.map((entry) -> String.format("lockstep/%s=%.3f", entry.getKey(), lockstep / medians.get(entry.getValue())))
 			.collect(Collectors.joining(" "));
 		String tracing = Stream
-			.of(Variant.E_METRICS, Variant.E_TRACE10, Variant.E_TRACE100, Variant.E_PARENT_00, Variant.E_PARENT_01)
+			.of(Variant.E_METRICS, Variant.E_TRACE10, Variant.E_TRACE100, Variant.E_HEADERS, Variant.E_PARENT_00,
+					Variant.E_PARENT_01)
 			.filter(medians::containsKey)
 			.map((variant) -> String.format(" %s/lockstep=%.3f", variant.label(), medians.get(variant) / lockstep))
 			.collect(Collectors.joining());
+		if (medians.containsKey(Variant.E_HEADERS)) {
+			// Tracing's own cost on inputs that carry a traceparent: against the same inputs untraced.
+			tracing += Stream.of(Variant.E_PARENT_00, Variant.E_PARENT_01)
+				.filter(medians::containsKey)
+				.map((variant) -> String.format(" %s/lockstep-headers=%.3f", variant.label(),
+						medians.get(variant) / medians.get(Variant.E_HEADERS)))
+				.collect(Collectors.joining());
+		}
 		if (medians.containsKey(Variant.S) && medians.containsKey(Variant.B)) {
 			tracing += String.format(" sample/streams=%.3f", medians.get(Variant.S) / medians.get(Variant.B));
 		}

@@ -61,6 +61,10 @@ enum Variant {
 			Map.of("lockstep.observations.enabled", "true", "management.tracing.sampling.probability", "1.0"),
 			LockstepVariant::new),
 
+	/** The Lockstep worker without tracing on the inputs of E_PARENT_00: what carrying the header costs. */
+	E_HEADERS("lockstep-headers", "Lockstep worker, tracing off, every input with a traceparent",
+			Map.of(), LockstepVariant::new, TraceInput.NOT_SAMPLED),
+
 	/** The Lockstep worker with tracing at Spring Boot's default sampling, every input in an unsampled trace. */
 	E_PARENT_00("lockstep-parent-00", "Lockstep worker, tracing on, every input's traceparent not sampled",
 			Map.of("lockstep.observations.enabled", "true"), LockstepVariant::new, TraceInput.NOT_SAMPLED),

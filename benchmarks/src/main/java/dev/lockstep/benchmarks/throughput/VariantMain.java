@@ -18,6 +18,11 @@ public final class VariantMain {
 			AutoCloseable running = spec.variant().start(spec);
 			try {
 				completion.await(Duration.ofMinutes(10));
+				if (Normalization.firstRecordNanos() == 0) {
+					throw new IllegalStateException("The run's first record was never noted: no figures");
+				}
+				// Read while the variant's threads still run.
+				System.out.println(ThreadCpu.busiest(8));
 			}
 			finally {
 				running.close();

@@ -68,6 +68,8 @@ final class VariantProcess {
 		if (this.process.exitValue() != 0 || !result.find()) {
 			throw new IllegalStateException("Run failed (exit " + this.process.exitValue() + "):\n" + output);
 		}
+		// Where the run's CPU went, thread by thread, before its RUN line.
+		output.lines().filter((line) -> line.startsWith("THREADS ")).forEach(System.out::println);
 		Files.delete(this.log);
 		return new Measurement(Double.parseDouble(result.group(1)), wall, Double.parseDouble(result.group(2)),
 				Double.parseDouble(result.group(3)));
