@@ -144,8 +144,8 @@ public final class ThroughputBenchmarkMain {
 			.map((entry) -> String.format("lockstep/%s=%.3f", entry.getKey(), lockstep / medians.get(entry.getValue())))
 			.collect(Collectors.joining(" "));
 		String tracing = Stream
-			.of(Variant.E_METRICS, Variant.E_TRACE10, Variant.E_TRACE100, Variant.E_HEADERS, Variant.E_PARENT_00,
-					Variant.E_PARENT_01)
+			.of(Variant.E_METRICS, Variant.E_TRACE0, Variant.E_TRACE10, Variant.E_TRACE100, Variant.E_HEADERS,
+					Variant.E_PARENT_00, Variant.E_PARENT_01)
 			.filter(medians::containsKey)
 			.map((variant) -> String.format(" %s/lockstep=%.3f", variant.label(), medians.get(variant) / lockstep))
 			.collect(Collectors.joining());

@@ -51,6 +51,11 @@ enum Variant {
 					"org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration"),
 			LockstepVariant::new),
 
+	/** The Lockstep worker with tracing, no record sampled: what asking the sampler costs. */
+	E_TRACE0("lockstep-trace-0", "Lockstep worker, tracing on, sampling 0 %",
+			Map.of("lockstep.observations.enabled", "true", "management.tracing.sampling.probability", "0.0"),
+			LockstepVariant::new),
+
 	/** The Lockstep worker with tracing (Spring Boot's OpenTelemetry), 10 % of records sampled. */
 	E_TRACE10("lockstep-trace-10", "Lockstep worker, tracing on, sampling 10 %",
 			Map.of("lockstep.observations.enabled", "true", "management.tracing.sampling.probability", "0.1"),
