@@ -3,16 +3,12 @@ package dev.lockstep.benchmarks;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs {@link CodecBenchmarks}, {@link JsonCodecBenchmarks} and
@@ -26,17 +22,7 @@ public final class CodecBenchmarkMain {
 	}
 
 	public static void main(String[] args) throws RunnerException {
-		Options options = new OptionsBuilder().include(CodecBenchmarks.class.getName() + ".*")
-			.include(JsonCodecBenchmarks.class.getName() + ".*")
-			.include(ProtobufCodecBenchmarks.class.getName() + ".*")
-			.mode(Mode.AverageTime)
-			.timeUnit(TimeUnit.NANOSECONDS)
-			.forks(Integer.getInteger("forks", 2))
-			.warmupIterations(5)
-			.warmupTime(TimeValue.seconds(1))
-			.measurementIterations(5)
-			.measurementTime(TimeValue.seconds(1))
-			.jvmArgs("-Xmx512m", "-XX:+UseParallelGC")
+		Options options = JmhOptions.of(CodecBenchmarks.class, JsonCodecBenchmarks.class, ProtobufCodecBenchmarks.class)
 			.build();
 		Collection<RunResult> results = new Runner(options).run();
 		Map<String, Double> scores = new HashMap<>();

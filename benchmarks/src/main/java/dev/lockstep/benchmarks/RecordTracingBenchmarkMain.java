@@ -1,17 +1,13 @@
 package dev.lockstep.benchmarks;
 
 import java.util.Collection;
-import java.util.concurrent.TimeUnit;
 
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs {@link RecordTracingBenchmarks} with JMH's GC profiler and prints, per case, the
@@ -23,17 +19,7 @@ public final class RecordTracingBenchmarkMain {
 	}
 
 	public static void main(String[] args) throws RunnerException {
-		Options options = new OptionsBuilder().include(RecordTracingBenchmarks.class.getName() + ".*")
-			.mode(Mode.AverageTime)
-			.timeUnit(TimeUnit.NANOSECONDS)
-			.forks(Integer.getInteger("forks", 2))
-			.warmupIterations(5)
-			.warmupTime(TimeValue.seconds(1))
-			.measurementIterations(5)
-			.measurementTime(TimeValue.seconds(1))
-			.jvmArgs("-Xmx512m", "-XX:+UseParallelGC")
-			.addProfiler(GCProfiler.class)
-			.build();
+		Options options = JmhOptions.of(RecordTracingBenchmarks.class).addProfiler(GCProfiler.class).build();
 		Collection<RunResult> results = new Runner(options).run();
 		System.out.println();
 		for (RunResult result : results) {

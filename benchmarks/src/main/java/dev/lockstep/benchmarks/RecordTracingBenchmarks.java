@@ -1,7 +1,6 @@
 package dev.lockstep.benchmarks;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
 import java.util.List;
 
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
@@ -13,11 +12,8 @@ import io.micrometer.tracing.otel.bridge.OtelTracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Headers;
@@ -58,7 +54,7 @@ public class RecordTracingBenchmarks {
 	public void setUp() {
 		this.openTelemetry = OpenTelemetrySdk.builder()
 			.setTracerProvider(SdkTracerProvider.builder()
-				.addSpanProcessor(BatchSpanProcessor.builder(new DroppingExporter()).build())
+				.addSpanProcessor(BatchSpanProcessor.builder(new DroppingSpanExporter()).build())
 				.setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(0.1)))
 				.build())
 			.setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
@@ -119,25 +115,6 @@ public class RecordTracingBenchmarks {
 			record.headers().add("traceparent", traceparent.getBytes(StandardCharsets.US_ASCII));
 		}
 		return record;
-	}
-
-	private static final class DroppingExporter implements SpanExporter {
-
-		@Override
-		public CompletableResultCode export(Collection<SpanData> spans) {
-			return CompletableResultCode.ofSuccess();
-		}
-
-		@Override
-		public CompletableResultCode flush() {
-			return CompletableResultCode.ofSuccess();
-		}
-
-		@Override
-		public CompletableResultCode shutdown() {
-			return CompletableResultCode.ofSuccess();
-		}
-
 	}
 
 }

@@ -1,12 +1,9 @@
 package dev.lockstep.benchmarks.throughput;
 
-import java.util.Collection;
-
+import dev.lockstep.benchmarks.DroppingSpanExporter;
 import dev.lockstep.benchmarks.Order;
 import dev.lockstep.worker.AsyncValueTransformer;
 import dev.lockstep.worker.ValueTransformer;
-import io.opentelemetry.sdk.common.CompletableResultCode;
-import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 
 import org.springframework.boot.WebApplicationType;
@@ -48,24 +45,7 @@ final class LockstepVariant implements Variant.Runner {
 
 		@Bean
 		SpanExporter droppingSpanExporter() {
-			return new SpanExporter() {
-
-				@Override
-				public CompletableResultCode export(Collection<SpanData> spans) {
-					return CompletableResultCode.ofSuccess();
-				}
-
-				@Override
-				public CompletableResultCode flush() {
-					return CompletableResultCode.ofSuccess();
-				}
-
-				@Override
-				public CompletableResultCode shutdown() {
-					return CompletableResultCode.ofSuccess();
-				}
-
-			};
+			return new DroppingSpanExporter();
 		}
 
 	}
