@@ -12,7 +12,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 /**
  * Watches, from outside the variant, the offsets its group has committed, and notes when
  * they cover the whole input: the run's "last commit". The same watcher for every
- * variant, so none is timed by its own account.
+ * variant, so none is timed by its own account. The measured window starts at the run's
+ * first record or, given {@linkplain RunSpec#warmupRecords() warm-up records}, once the
+ * group has committed that many: a service runs for hours, and its JIT's warm-up is then a one-off cost.
  */
 final class Completion implements AutoCloseable {
 
@@ -30,6 +32,12 @@ final class Completion implements AutoCloseable {
 
 	private volatile long doneCpuNanos;
 
+	private volatile long warmNanos;
+
+	private volatile long warmCpuNanos;
+
+	private volatile long warmRecords;
+
 	private volatile Exception failure;
 
 	Completion(RunSpec spec) {
@@ -42,8 +50,19 @@ final class Completion implements AutoCloseable {
 
 	private void watch() {
 		try {
-			while (committed() < this.spec.records()) {
+			long warmup = this.spec.warmupRecords();
+			long committed;
+			while ((committed = committed()) < this.spec.records()) {
+				if (warmup > 0 && this.warmNanos == 0 && committed >= warmup) {
+					this.warmCpuNanos = ProcessCpu.nanos();
+					this.warmNanos = System.nanoTime();
+					this.warmRecords = committed;
+				}
 				Thread.sleep(INTERVAL.toMillis());
+			}
+			if (warmup > 0 && this.warmNanos == 0) {
+				throw new IllegalStateException("A warm-up of " + warmup + " of " + this.spec.records()
+						+ " records left no window to measure");
 			}
 			this.doneNanos = System.nanoTime();
 			this.doneCpuNanos = ProcessCpu.nanos();
@@ -77,14 +96,21 @@ final class Completion implements AutoCloseable {
 		}
 	}
 
-	/** Seconds from the first record to the last commit. */
+	/** Seconds of the measured window: from its start to the last commit. */
 	double seconds() {
-		return (this.doneNanos - Normalization.firstRecordNanos()) / 1e9;
+		long start = (this.warmNanos != 0) ? this.warmNanos : Normalization.firstRecordNanos();
+		return (this.doneNanos - start) / 1e9;
 	}
 
-	/** CPU seconds of the process from the first record to the last commit. */
+	/** Records the measured window committed. */
+	long records() {
+		return this.spec.records() - this.warmRecords;
+	}
+
+	/** CPU seconds of the process in the measured window. */
 	double cpuSeconds() {
-		return (this.doneCpuNanos - Normalization.firstRecordCpuNanos()) / 1e9;
+		long start = (this.warmNanos != 0) ? this.warmCpuNanos : Normalization.firstRecordCpuNanos();
+		return (this.doneCpuNanos - start) / 1e9;
 	}
 
 	@Override

@@ -153,7 +153,7 @@ public final class OrderingBenchmarkMain {
 				long records = input.equals("slow-serial") ? SERIAL_RECORDS
 						: workload.equals("slow") ? SLOW_RECORDS : FAST_RECORDS;
 				Measurement measurement = run(contender.variant(), input, records, contender.options());
-				double rate = records / measurement.seconds();
+				double rate = measurement.recordsPerSecond();
 				rates.computeIfAbsent(contender.name(), (name) -> new ArrayList<>()).add(rate);
 				System.out.printf("RUN %s round=%d %-36s %10.0f records/s (%d records, %.1fs, cpu %.1fs)%n", workload,
 						round, contender.name(), rate, records, measurement.seconds(), measurement.windowCpuSeconds());
@@ -181,7 +181,7 @@ public final class OrderingBenchmarkMain {
 		Map<String, String> all = new LinkedHashMap<>(variant.defaultOptions());
 		all.putAll(options);
 		Measurement measurement = VariantProcess.start(new RunSpec(variant, this.bootstrapServers, input, output,
-				"ordering-" + run + "-" + variant.label(), records, all)).await();
+				"ordering-" + run + "-" + variant.label(), records, 0, all)).await();
 		this.workload.verify(output, records);
 		this.workload.deleteTopic(output);
 		return measurement;

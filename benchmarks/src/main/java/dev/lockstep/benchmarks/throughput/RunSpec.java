@@ -16,10 +16,12 @@ import java.util.Map;
  * @param output the output topic, fresh per run
  * @param group the consumer group (Kafka Streams' application id), fresh per run
  * @param records the input records to commit
+ * @param warmupRecords the records committed before the measured window starts (0: it
+ * starts at the first record)
  * @param options variant options
  */
 record RunSpec(Variant variant, String bootstrapServers, String input, String output, String group, long records,
-		Map<String, String> options) {
+		long warmupRecords, Map<String, String> options) {
 
 	/** The transactional id (or prefix) of this run: fresh per run, like the group. */
 	String transactionalId() {
@@ -33,7 +35,7 @@ record RunSpec(Variant variant, String bootstrapServers, String input, String ou
 	List<String> toArgs() {
 		List<String> args = new ArrayList<>(List.of("--variant=" + this.variant.name(),
 				"--bootstrap-servers=" + this.bootstrapServers, "--input=" + this.input, "--output=" + this.output,
-				"--group=" + this.group, "--records=" + this.records));
+				"--group=" + this.group, "--records=" + this.records, "--warmup-records=" + this.warmupRecords));
 		this.options.forEach((name, value) -> args.add("--option." + name + "=" + value));
 		return args;
 	}
@@ -54,7 +56,7 @@ record RunSpec(Variant variant, String bootstrapServers, String input, String ou
 		}
 		return new RunSpec(Variant.valueOf(values.get("variant")), values.get("bootstrap-servers"),
 				values.get("input"), values.get("output"), values.get("group"), Long.parseLong(values.get("records")),
-				options);
+				Long.parseLong(values.get("warmup-records")), options);
 	}
 
 }

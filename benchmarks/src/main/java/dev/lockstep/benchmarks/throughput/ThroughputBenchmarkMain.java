@@ -29,11 +29,15 @@ import dev.lockstep.test.kafka.KafkaBrokerProcess;
  * System properties: {@code bench.records} (500000), {@code bench.runs} (5),
  * {@code bench.variants} (A,B,C,D,E,E_TUNED,F,P), {@code bench.partitions} (1,4),
  * {@code bench.latency-seconds} (20), {@code bench.scaling-runs} (3),
- * {@code bench.scaling} (true), {@code bench.jfr} (a directory: record every run with JFR).
+ * {@code bench.scaling} (true), {@code bench.jfr} (a directory: record every run with JFR),
+ * {@code bench.warmup-records} (0: measure from each run's first record; else from the
+ * group's commit of that many records, the same for every variant).
  */
 public final class ThroughputBenchmarkMain {
 
 	private static final long RECORDS = Long.getLong("bench.records", 500_000);
+
+	private static final long WARMUP_RECORDS = Long.getLong("bench.warmup-records", 0);
 
 	private static final int RUNS = Integer.getInteger("bench.runs", 5);
 
@@ -69,8 +73,8 @@ public final class ThroughputBenchmarkMain {
 	}
 
 	public static void main(String[] args) throws Exception {
-		System.out.printf("BENCH %d records, %d runs per variant, partitions %s, %d cores, Java %s, variant JVMs %s%n",
-				RECORDS, RUNS, PARTITIONS, Runtime.getRuntime().availableProcessors(),
+		System.out.printf("BENCH %d records (measured after %d), %d runs per variant, partitions %s, %d cores, Java %s, variant JVMs %s%n",
+				RECORDS, WARMUP_RECORDS, RUNS, PARTITIONS, Runtime.getRuntime().availableProcessors(),
 				System.getProperty("java.version"), VariantProcess.JVM_OPTIONS);
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start();
 				OrderWorkload workload = new OrderWorkload(broker.bootstrapServers())) {
@@ -97,7 +101,7 @@ public final class ThroughputBenchmarkMain {
 						Map.of());
 				results.computeIfAbsent(variant, (key) -> new ArrayList<>()).add(measurement);
 				System.out.printf("RUN partitions=%d round=%d %-14s %9.0f records/s wall=%.1fs cpu=%.1fs (%.1fs in run)%n",
-						partitions, round, variant.label(), RECORDS / measurement.seconds(), measurement.wallSeconds(),
+						partitions, round, variant.label(), measurement.recordsPerSecond(), measurement.wallSeconds(),
 						measurement.cpuSeconds(), measurement.windowCpuSeconds());
 			}
 		}
@@ -113,12 +117,12 @@ public final class ThroughputBenchmarkMain {
 		System.out.printf("%-22s %10s %21s %8s %7s %11s %8s %8s%n", "variant", "records/s", "(min - max)", "wall s",
 				"CPU s", "CPU us/rec", "p50 ms", "p99 ms");
 		results.forEach((variant, runs) -> {
-			double[] perSecond = runs.stream().mapToDouble((run) -> RECORDS / run.seconds()).sorted().toArray();
+			double[] perSecond = runs.stream().mapToDouble(Measurement::recordsPerSecond).sorted().toArray();
 			double[] latency = latencies.get(variant);
 			System.out.printf("%-22s %10.0f %10.0f - %8.0f %8.1f %7.1f %11.2f %8.1f %8.1f%n",
 					variant.name() + " " + variant.label(), median(perSecond), perSecond[0],
 					perSecond[perSecond.length - 1], median(runs, Measurement::wallSeconds),
-					median(runs, Measurement::cpuSeconds), median(runs, Measurement::windowCpuSeconds) / RECORDS * 1e6,
+					median(runs, Measurement::cpuSeconds), median(runs, Measurement::cpuMicrosPerRecord),
 					latency[0], latency[1]);
 		});
 		System.out.println();
@@ -179,7 +183,7 @@ public final class ThroughputBenchmarkMain {
 							Map.of(CONCURRENCY, Integer.toString(concurrency))));
 				}
 				System.out.printf("%-11d %-12d %10.0f %7.1f %11.2f%n", partitions, concurrency, recordsPerSecond(runs),
-						median(runs, Measurement::cpuSeconds), median(runs, Measurement::windowCpuSeconds) / RECORDS * 1e6);
+						median(runs, Measurement::cpuSeconds), median(runs, Measurement::cpuMicrosPerRecord));
 			}
 		}
 		// The transaction interval trades latency for throughput; latency at a rate all keep up with.
@@ -215,7 +219,7 @@ public final class ThroughputBenchmarkMain {
 		int run = ++this.runNumber;
 		String output = "out-" + run;
 		this.workload.createTopic(output, partitions);
-		Measurement measurement = VariantProcess.start(spec(variant, input, output, run, RECORDS, options)).await();
+		Measurement measurement = VariantProcess.start(spec(variant, input, output, run, RECORDS, WARMUP_RECORDS, options)).await();
 		this.workload.verify(output, RECORDS);
 		this.workload.deleteTopic(output);
 		return measurement;
@@ -229,7 +233,7 @@ public final class ThroughputBenchmarkMain {
 		this.workload.createTopic(input, partitions);
 		this.workload.createTopic(output, partitions);
 		long records = (long) (rate * LATENCY_SECONDS);
-		RunSpec spec = spec(variant, input, output, run, records, options);
+		RunSpec spec = spec(variant, input, output, run, records, 0, options);
 		VariantProcess process = VariantProcess.start(spec);
 		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
 		while (!this.workload.groupStable(spec.group())) {
@@ -249,16 +253,16 @@ public final class ThroughputBenchmarkMain {
 		return percentiles;
 	}
 
-	private RunSpec spec(Variant variant, String input, String output, int run, long records,
+	private RunSpec spec(Variant variant, String input, String output, int run, long records, long warmupRecords,
 			Map<String, String> options) {
 		Map<String, String> all = new LinkedHashMap<>(variant.defaultOptions());
 		all.putAll(options);
 		return new RunSpec(variant, this.bootstrapServers, input, output, "bench-" + run + "-" + variant.label(),
-				records, all);
+				records, warmupRecords, all);
 	}
 
 	private static double recordsPerSecond(List<Measurement> runs) {
-		return median(runs.stream().mapToDouble((run) -> RECORDS / run.seconds()).sorted().toArray());
+		return median(runs.stream().mapToDouble(Measurement::recordsPerSecond).sorted().toArray());
 	}
 
 	private static double median(List<Measurement> runs, ToDoubleFunction<Measurement> value) {

@@ -27,8 +27,8 @@ public final class VariantMain {
 			finally {
 				running.close();
 			}
-			System.out.printf("RESULT seconds=%.4f cpu=%.3f window-cpu=%.3f%n", completion.seconds(),
-					ProcessCpu.nanos() / 1e9, completion.cpuSeconds());
+			System.out.printf("RESULT seconds=%.4f records=%d cpu=%.3f window-cpu=%.3f%n", completion.seconds(),
+					completion.records(), ProcessCpu.nanos() / 1e9, completion.cpuSeconds());
 		}
 		System.exit(0);
 	}

@@ -19,7 +19,7 @@ final class VariantProcess {
 	static final List<String> JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
 
 	private static final Pattern RESULT = Pattern
-		.compile("RESULT seconds=([0-9.]+) cpu=([0-9.]+) window-cpu=([0-9.]+)");
+		.compile("RESULT seconds=([0-9.]+) records=([0-9]+) cpu=([0-9.]+) window-cpu=([0-9.]+)");
 
 	private final Process process;
 
@@ -71,19 +71,28 @@ final class VariantProcess {
 		// Where the run's CPU went, thread by thread, before its RUN line.
 		output.lines().filter((line) -> line.startsWith("THREADS ")).forEach(System.out::println);
 		Files.delete(this.log);
-		return new Measurement(Double.parseDouble(result.group(1)), wall, Double.parseDouble(result.group(2)),
-				Double.parseDouble(result.group(3)));
+		return new Measurement(Double.parseDouble(result.group(1)), Long.parseLong(result.group(2)), wall,
+				Double.parseDouble(result.group(3)), Double.parseDouble(result.group(4)));
 	}
 
 	/**
 	 * What one run measured.
 	 *
-	 * @param seconds first record to last commit
+	 * @param seconds the measured window: first record (or end of the warm-up) to last commit
+	 * @param records the records committed in the window
 	 * @param wallSeconds the whole process, start to exit
 	 * @param cpuSeconds CPU time of the whole process
-	 * @param windowCpuSeconds CPU time of the process from first record to last commit
+	 * @param windowCpuSeconds CPU time of the process in the window
 	 */
-	record Measurement(double seconds, double wallSeconds, double cpuSeconds, double windowCpuSeconds) {
+	record Measurement(double seconds, long records, double wallSeconds, double cpuSeconds, double windowCpuSeconds) {
+
+		double recordsPerSecond() {
+			return this.records / this.seconds;
+		}
+
+		double cpuMicrosPerRecord() {
+			return this.windowCpuSeconds / this.records * 1e6;
+		}
 
 	}
 
