@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
 import dev.lockstep.registry.server.Compatibility;
 import dev.lockstep.worker.WorkerSettings;
 
@@ -917,6 +918,13 @@ public class LockstepProperties {
 		 */
 		private boolean correlateUnsampledLogs;
 
+		/**
+		 * What a new trace is started for when records arrive without trace headers: one
+		 * per transaction of a slot (its sampled span shared by those records) or one per
+		 * record.
+		 */
+		private MicrometerRecordTracing.NewTraces newTraces = MicrometerRecordTracing.NewTraces.PER_TRANSACTION;
+
 		public Boolean getEnabled() {
 			return this.enabled;
 		}
@@ -931,6 +939,14 @@ public class LockstepProperties {
 
 		public void setCorrelateUnsampledLogs(boolean correlateUnsampledLogs) {
 			this.correlateUnsampledLogs = correlateUnsampledLogs;
+		}
+
+		public MicrometerRecordTracing.NewTraces getNewTraces() {
+			return this.newTraces;
+		}
+
+		public void setNewTraces(MicrometerRecordTracing.NewTraces newTraces) {
+			this.newTraces = newTraces;
 		}
 
 	}

@@ -18,9 +18,9 @@ import org.apache.kafka.common.header.Headers;
  */
 final class SlotWork {
 
-	private final WorkerSettings settings;
-
 	private final SlotCodecs codecs;
+
+	private final SlotTracing tracing;
 
 	private final RecordProcessor<Object, Object> blocking;
 
@@ -28,8 +28,8 @@ final class SlotWork {
 
 	@SuppressWarnings("unchecked")
 	private SlotWork(WorkerSettings settings, RecordProcessor<?, ?> blocking, AsyncRecordProcessor<?, ?> async) {
-		this.settings = settings;
 		this.codecs = new SlotCodecs(settings);
+		this.tracing = settings.observations().slot(settings);
 		this.blocking = (RecordProcessor<Object, Object>) blocking;
 		this.async = (AsyncRecordProcessor<Object, Object>) async;
 	}
@@ -40,6 +40,14 @@ final class SlotWork {
 
 	static SlotWork of(WorkerSettings settings, AsyncRecordProcessor<?, ?> processor) {
 		return new SlotWork(settings, null, processor);
+	}
+
+	/**
+	 * The slot's transaction committed, or its records were dropped: records processed
+	 * from now on belong to the next transaction (their traces may share one).
+	 */
+	void transactionEnded() {
+		WorkerObservations.transactionEnded(this.tracing);
 	}
 
 	boolean isAsync() {
@@ -68,7 +76,7 @@ final class SlotWork {
 				return failed(raw, ex.getCause(), false, RecordTrace.NONE);
 			}
 		}
-		RecordTrace trace = this.settings.observations().trace(raw, this.settings);
+		RecordTrace trace = WorkerObservations.trace(this.tracing, raw);
 		BufferedOutput output = this.codecs.newOutput(raw, trace);
 		boolean decoded = false;
 		try (RecordTrace.Scope scope = trace.openScope()) {
@@ -93,7 +101,7 @@ final class SlotWork {
 		if (this.async == null) {
 			return CompletableFuture.completedFuture(run(raw));
 		}
-		RecordTrace trace = this.settings.observations().trace(raw, this.settings);
+		RecordTrace trace = WorkerObservations.trace(this.tracing, raw);
 		BufferedOutput buffered = this.codecs.newOutput(raw, trace);
 		SynchronizedOutput output = new SynchronizedOutput(buffered);
 		boolean decoded = false;

@@ -75,15 +75,31 @@ public final class WorkerObservations {
 	}
 
 	/**
-	 * Start tracing a record's processing.
-	 * @param record the record as consumed
+	 * Return the tracing of one slot's records.
 	 * @param settings the worker's settings
+	 * @return the slot's tracing; one that traces nothing when the tracing failed to give
+	 * one
+	 */
+	SlotTracing slot(WorkerSettings settings) {
+		try {
+			return this.tracing.slot(settings.name(), settings.groupId());
+		}
+		catch (RuntimeException ex) {
+			logFailure("starting a slot's tracing", ex);
+			return (record) -> RecordTrace.NONE;
+		}
+	}
+
+	/**
+	 * Start tracing a record's processing.
+	 * @param tracing the slot's tracing
+	 * @param record the record as consumed
 	 * @return the record's trace, {@link RecordTrace#NONE} when it is not traced
 	 */
-	RecordTrace trace(ConsumerRecord<byte[], byte[]> record, WorkerSettings settings) {
+	static RecordTrace trace(SlotTracing tracing, ConsumerRecord<byte[], byte[]> record) {
 		RecordTrace trace;
 		try {
-			trace = this.tracing.start(record, settings.name(), settings.groupId());
+			trace = tracing.start(record);
 		}
 		catch (RuntimeException ex) {
 			logFailure("starting a record's trace", ex);
@@ -91,6 +107,14 @@ public final class WorkerObservations {
 		}
 		// The built-in traces of records that are not traced cannot fail: no wrapper for them.
 		return (trace == RecordTrace.NONE || trace instanceof PassThroughTrace) ? trace : new GuardedRecordTrace(trace);
+	}
+
+	/**
+	 * Tell a slot's tracing that its transaction ended.
+	 * @param tracing the slot's tracing
+	 */
+	static void transactionEnded(SlotTracing tracing) {
+		guarded("ending a transaction's traces", tracing::transactionEnded);
 	}
 
 	/**

@@ -54,6 +54,8 @@ final class WorkerSlot implements Runnable {
 
 	private final SlotConsumers consumers;
 
+	private final SlotWork work;
+
 	private final SlotProcessing processing;
 
 	private volatile boolean stopRequested;
@@ -81,6 +83,7 @@ final class WorkerSlot implements Runnable {
 		this.transaction = new SlotTransaction(id, clients, settings, this.failures, this.backOff, monitor, listener,
 				this.claims);
 		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
+		this.work = work;
 		this.processing = SlotProcessing.of(id, settings, work, listener);
 		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commitBeforeRevoke, this::rewind,
 				this.processing::discard, this.rewindPoints, monitor, () -> this.consumer);
@@ -340,6 +343,7 @@ final class WorkerSlot implements Runnable {
 
 	private void commit() throws Exception {
 		Map<TopicPartition, OffsetAndMetadata> offsets = this.transaction.commit(this.consumer.groupMetadata());
+		this.work.transactionEnded();
 		this.rewindPoints.committed(offsets);
 		this.invalidInput.committed(offsets);
 		this.monitor.committedOffsets(this.rewindPoints.points());
@@ -417,6 +421,7 @@ final class WorkerSlot implements Runnable {
 	 */
 	private void rewindToPoints() {
 		this.processing.discard();
+		this.work.transactionEnded();
 		this.rewindPoints.rewind(this.consumer);
 	}
 
@@ -424,6 +429,7 @@ final class WorkerSlot implements Runnable {
 		// Nothing pending is taken back from here on: not by the revocation when the
 		// consumer closes either.
 		this.processing.close();
+		this.work.transactionEnded();
 		Duration timeout = this.settings.shutdownTimeout();
 		if (this.consumer != null) {
 			this.consumers.closeOnStop(this.consumer, timeout);

@@ -9,9 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
+import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing.NewTraces;
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
 import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
@@ -93,6 +95,8 @@ class WorkerTracingTests {
 	// Every transaction observation started must end.
 	private final OpenObservations observations = new OpenObservations();
 
+	private NewTraces newTraces = NewTraces.PER_TRANSACTION;
+
 	@BeforeAll
 	static void startBroker() {
 		broker = InJvmKafkaBroker.start();
@@ -141,6 +145,7 @@ class WorkerTracingTests {
 		});
 		// Without context at 0 %: no span, and no trace header made up for it.
 		assertThat(out.get("k2").headers().lastHeader("traceparent")).isNull();
+		assertThat(sharedSpans()).isEmpty();
 	}
 
 	private OpenTelemetrySdk openTelemetry(Sampler sampler) {
@@ -159,6 +164,7 @@ class WorkerTracingTests {
 	@ParameterizedTest
 	@EnumSource(Ordering.class)
 	void eachRecordContinuesItsTraceAndItsOutputCarriesTheProcessSpan(Ordering ordering) {
+		this.newTraces = NewTraces.PER_RECORD;
 		kafka.createTopics(1, this.input, this.output, this.quarantine);
 		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
 		records.add(record("k0", "paid", traceparent(TRACE_ID, PARENT_SPAN_ID)));
@@ -234,6 +240,67 @@ class WorkerTracingTests {
 
 	@ParameterizedTest
 	@EnumSource(Ordering.class)
+	void recordsWithoutATraceShareOneNewTracePerTransaction(Ordering ordering) {
+		kafka.createTopics(1, this.input, this.output, this.quarantine);
+		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			records.add(record("k" + i, "paid-" + i, null));
+		}
+		records.add(record("k5", "bad", null));
+		records.add(record("k6", "paid-6", traceparent(TRACE_ID, PARENT_SPAN_ID)));
+		kafka.produce(records);
+		Map<String, String> seen = new ConcurrentHashMap<>();
+		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
+			seen.put(value, io.opentelemetry.api.trace.Span.current().getSpanContext().getSpanId());
+			if (value.equals("bad")) {
+				throw new InvalidRecordException("bad value");
+			}
+			return value.toUpperCase(Locale.ROOT);
+		});
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 7);
+		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 6));
+		// Each shared span ends once its transaction and every record in it have ended.
+		await().atMost(WAIT)
+			.until(() -> sharedSpans().stream()
+				.mapToInt((span) -> Integer.parseInt(span.getAttributes().get(key("messaging.batch.message_count"))))
+				.sum() == 6);
+
+		for (int i = 0; i < 5; i++) {
+			ConsumerRecord<byte[], byte[]> output = out.get("k" + i);
+			SpanData shared = sharedSpans().stream()
+				.filter((span) -> traceparentOf(output).equals(traceparent(span.getTraceId(), span.getSpanId())))
+				.findFirst()
+				.orElseThrow(() -> new AssertionError("no shared span is the parent of " + traceparentOf(output)));
+			assertThat(seen.get(new String(output.value(), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT)))
+				.as("the span the processor saw").isEqualTo(shared.getSpanId());
+		}
+		assertThat(sharedSpans()).allSatisfy((shared) -> {
+			assertThat(shared.getName()).isEqualTo("process " + this.input);
+			assertThat(shared.getKind()).isEqualTo(SpanKind.CONSUMER);
+			assertThat(shared.getParentSpanContext().isValid()).isFalse();
+			assertThat(shared.getAttributes().get(key("messaging.system"))).isEqualTo("kafka");
+			assertThat(shared.getAttributes().get(key("messaging.consumer.group.name"))).isEqualTo(this.group);
+			assertThat(shared.getAttributes().get(key("lockstep.worker"))).isEqualTo("traced");
+			assertThat(shared.getAttributes().get(key("messaging.kafka.offset"))).isNull();
+			assertThat(transactionOf(shared).getAttributes().get(key("lockstep.transaction.result")))
+				.isEqualTo("committed");
+		});
+		// The invalid record is an event of its shared span; its quarantined copy is the raw input.
+		assertThat(sharedSpans()).flatMap(SpanData::getEvents)
+			.singleElement()
+			.satisfies((event) -> assertThat(event.getName())
+				.isEqualTo("record failed: " + InvalidRecordException.class.getName()));
+		assertThat(kafka.readCommitted(this.quarantine, 1).get(0).headers().lastHeader("traceparent")).isNull();
+		// A record with a sampled parent still gets its own span, in its parent's trace.
+		SpanData k6 = processSpan(6);
+		assertThat(processSpans()).singleElement().isEqualTo(k6);
+		assertThat(k6.getParentSpanId()).isEqualTo(PARENT_SPAN_ID);
+		assertThat(traceparentOf(out.get("k6"))).isEqualTo(traceparent(TRACE_ID, k6.getSpanId()));
+		assertThat(seen.get("paid-6")).isEqualTo(k6.getSpanId());
+	}
+
+	@ParameterizedTest
+	@EnumSource(Ordering.class)
 	void anAbortedRecordIsProcessedAgainInANewSpanOfTheSameTrace(Ordering ordering) {
 		kafka.createTopics(1, this.input, this.output);
 		kafka.produce(List.of(record("k0", "paid", traceparent(TRACE_ID, PARENT_SPAN_ID))));
@@ -285,6 +352,20 @@ class WorkerTracingTests {
 		assertThat(attempts).allSatisfy((span) -> assertThat(span.getParentSpanId()).isEqualTo(PARENT_SPAN_ID));
 		assertThat(attempts.get(0).getSpanId()).isNotEqualTo(attempts.get(1).getSpanId());
 		assertThat(traceparentOf(out)).isEqualTo("00-" + TRACE_ID + "-" + attempts.get(1).getSpanId() + "-01");
+		// k1, without a trace: its failed attempt's shared trace ended with the aborted
+		// transaction; its replay's output carries the trace shared in the committed one.
+		ConsumerRecord<byte[], byte[]> k1 = byKey(kafka.readCommitted(this.output, 2)).get("k1");
+		await().atMost(WAIT).until(() -> sharedSpans().stream()
+			.anyMatch((span) -> traceparentOf(k1).equals(traceparent(span.getTraceId(), span.getSpanId()))));
+		SpanData replayed = sharedSpans().stream()
+			.filter((span) -> traceparentOf(k1).equals(traceparent(span.getTraceId(), span.getSpanId())))
+			.findFirst()
+			.orElseThrow();
+		assertThat(replayed.getEvents()).isEmpty();
+		assertThat(transactionOf(replayed)).isEqualTo(committed);
+		assertThat(sharedSpans()).filteredOn((span) -> !span.getEvents().isEmpty())
+			.singleElement()
+			.satisfies((failed) -> assertThat(failed.getTraceId()).isNotEqualTo(replayed.getTraceId()));
 	}
 
 	@ParameterizedTest
@@ -309,6 +390,7 @@ class WorkerTracingTests {
 	}
 
 	private SpanData transactionOf(SpanData process) {
+		// A record's span, or a shared one, names the transaction its records joined.
 		String sequence = process.getAttributes().get(key("lockstep.transaction.sequence"));
 		assertThat(sequence).as("the transaction %s joined", process).isNotNull();
 		return transactionSpans().stream()
@@ -355,16 +437,27 @@ class WorkerTracingTests {
 				new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine),
 				new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)), Bounds.NONE, Duration.ofSeconds(30),
 				ordering, (ordering == Ordering.PARTITION) ? 1 : 16,
-				new WorkerObservations(registry, new MicrometerRecordTracing(tracer, propagator, true, false)));
+				new WorkerObservations(registry, new MicrometerRecordTracing(tracer, propagator, true, false, this.newTraces)));
 	}
 
+	/** The spans of single records. */
 	private List<SpanData> processSpans() {
 		return this.spans.getFinishedSpanItems()
 			.stream()
-			.filter((span) -> span.getName().startsWith("process "))
+			.filter((span) -> span.getName().startsWith("process ")
+					&& span.getAttributes().get(key("messaging.kafka.offset")) != null)
 			.sorted(java.util.Comparator.comparing(
 					(SpanData span) -> Long.parseLong(span.getAttributes().get(key("messaging.kafka.offset"))))
 				.thenComparing(SpanData::getStartEpochNanos))
+			.toList();
+	}
+
+	/** The spans records without a trace share per transaction. */
+	private List<SpanData> sharedSpans() {
+		return this.spans.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> span.getName().startsWith("process ")
+					&& span.getAttributes().get(key("messaging.kafka.offset")) == null)
 			.toList();
 	}
 

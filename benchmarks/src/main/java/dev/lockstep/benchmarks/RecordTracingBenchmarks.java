@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
+import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing.NewTraces;
 import dev.lockstep.worker.RecordTrace;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
 import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
@@ -64,7 +65,7 @@ public class RecordTracingBenchmarks {
 		}, new OtelBaggageManager(current, List.of(), List.of()));
 		this.tracing = new MicrometerRecordTracing(tracer,
 				new OtelPropagator(this.openTelemetry.getPropagators(), this.openTelemetry.getTracer("bench")), true,
-				false);
+				false, NewTraces.PER_RECORD);
 		this.unsampled = record(TRACEPARENT + "00");
 		this.sampled = record(TRACEPARENT + "01");
 		this.parentless = record(null);

@@ -59,7 +59,7 @@ public final class LockstepObservationAutoConfiguration {
 				ObjectProvider<TracerSampling> sampling) {
 			return new MicrometerRecordTracing(tracer, propagator,
 					sampling.getIfAvailable(() -> TracerSampling.UNKNOWN).parentBased(),
-					properties.getObservations().isCorrelateUnsampledLogs());
+					properties.getObservations().isCorrelateUnsampledLogs(), properties.getObservations().getNewTraces());
 		}
 
 	}

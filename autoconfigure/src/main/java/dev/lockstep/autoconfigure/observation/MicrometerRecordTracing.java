@@ -4,15 +4,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.lockstep.worker.RecordTrace;
 import dev.lockstep.worker.RecordTracing;
+import dev.lockstep.worker.SlotTracing;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Traces records with Micrometer Tracing's {@link Tracer} and {@link Propagator}
@@ -21,8 +26,13 @@ import org.apache.kafka.common.header.Headers;
  * <li>a record whose W3C {@code traceparent} says "not sampled" gets no span: its outputs
  * carry its trace headers as they are (what a parent-based sampler, Spring Boot's
  * default, decides anyway);</li>
- * <li>a record without trace headers asks the tracer's sampler, once, for a root span;
- * one that is not sampled gets nothing;</li>
+ * <li>records without trace headers share one new trace per transaction of their slot
+ * ({@link NewTraces#PER_TRANSACTION}, the default): the tracer's sampler is asked once, for
+ * the first of them, and a sampled trace's span {@code process <topic>} is the parent of
+ * their outputs and the scope of their processing, ended when the transaction has ended
+ * and each of its records with it; with {@link NewTraces#PER_RECORD} each such record
+ * asks the sampler for a root span of its own. Records that are not sampled get
+ * nothing;</li>
  * <li>other propagation (B3, say), or a sampler that is not parent-based, is read by the
  * propagator and decided by the tracer; a record carrying none of the propagator's
  * {@linkplain Propagator#fields() fields} counts as one without context;</li>
@@ -56,6 +66,8 @@ public final class MicrometerRecordTracing implements RecordTracing {
 
 	private final boolean correlateUnsampledLogs;
 
+	private final NewTraces newTraces;
+
 	private final RecordTrace passThrough;
 
 	private final Map<String, String> spanNames = new ConcurrentHashMap<>();
@@ -69,20 +81,34 @@ public final class MicrometerRecordTracing implements RecordTracing {
 	 * bytes
 	 * @param correlateUnsampledLogs whether records that are not sampled get a scope too (their
 	 * trace id in the logging context)
+	 * @param newTraces what a new trace is started for: each record without trace headers,
+	 * or the records without trace headers of one transaction
 	 */
 	public MicrometerRecordTracing(Tracer tracer, Propagator propagator, boolean parentBased,
-			boolean correlateUnsampledLogs) {
+			boolean correlateUnsampledLogs, NewTraces newTraces) {
 		this.tracer = tracer;
 		this.propagator = propagator;
 		List<String> fields = List.copyOf(propagator.fields());
 		this.fields = fields.toArray(String[]::new);
 		this.readTraceparent = parentBased && fields.contains(TRACEPARENT);
 		this.correlateUnsampledLogs = correlateUnsampledLogs;
+		this.newTraces = newTraces;
 		this.passThrough = RecordTrace.passThrough(fields);
 	}
 
 	@Override
 	public RecordTrace start(ConsumerRecord<byte[], byte[]> record, String worker, String groupId) {
+		return start(record, worker, groupId, null);
+	}
+
+	@Override
+	public SlotTracing slot(String worker, String groupId) {
+		return (this.newTraces == NewTraces.PER_TRANSACTION) ? new TransactionTraces(worker, groupId)
+				: RecordTracing.super.slot(worker, groupId);
+	}
+
+	private RecordTrace start(ConsumerRecord<byte[], byte[]> record, String worker, String groupId,
+			TransactionTraces shared) {
 		Headers headers = record.headers();
 		if (this.readTraceparent) {
 			Header traceparent = headers.lastHeader(TRACEPARENT);
@@ -96,6 +122,9 @@ public final class MicrometerRecordTracing implements RecordTracing {
 			}
 		}
 		if (!carriesContext(headers)) {
+			if (shared != null) {
+				return shared.startShared(record);
+			}
 			return started(this.tracer.spanBuilder().setNoParent(), record, worker, groupId, RecordTrace.NONE);
 		}
 		return started(this.propagator.extract(record, HEADER_GETTER), record, worker, groupId, this.passThrough);
@@ -110,11 +139,15 @@ public final class MicrometerRecordTracing implements RecordTracing {
 		return false;
 	}
 
-	private RecordTrace started(Span.Builder builder, ConsumerRecord<byte[], byte[]> record, String worker,
-			String groupId, RecordTrace unsampled) {
-		Span span = builder.name(this.spanNames.computeIfAbsent(record.topic(), (topic) -> "process " + topic))
+	private Span processSpan(Span.Builder builder, ConsumerRecord<byte[], byte[]> record) {
+		return builder.name(this.spanNames.computeIfAbsent(record.topic(), (topic) -> "process " + topic))
 			.kind(Span.Kind.CONSUMER)
 			.start();
+	}
+
+	private RecordTrace started(Span.Builder builder, ConsumerRecord<byte[], byte[]> record, String worker,
+			String groupId, RecordTrace unsampled) {
+		Span span = processSpan(builder, record);
 		if (span.isNoop()) {
 			if (!this.correlateUnsampledLogs) {
 				span.abandon();
@@ -189,6 +222,209 @@ public final class MicrometerRecordTracing implements RecordTracing {
 		@Override
 		public void end() {
 			this.span.end();
+		}
+
+	}
+
+
+	/**
+	 * What a new trace is started for, when records arrive without one.
+	 */
+	public enum NewTraces {
+
+		/**
+		 * One per transaction of a slot: the sampler is asked once, and a sampled trace's
+		 * span is shared by the transaction's records without trace headers.
+		 */
+		PER_TRANSACTION,
+
+		/** One per record: the sampler is asked for each, and each sampled one gets a span. */
+		PER_RECORD
+
+	}
+
+	/**
+	 * One slot's records, where those without trace headers share one new trace per
+	 * transaction. The slot's thread ends a transaction while its pool's threads may be
+	 * starting records: a started record holds the shared trace, which ends once the
+	 * transaction has ended and every record that held it has ended.
+	 */
+	private final class TransactionTraces implements SlotTracing {
+
+		private final String worker;
+
+		private final String groupId;
+
+		private final AtomicReference<SharedTrace> current = new AtomicReference<>();
+
+		TransactionTraces(String worker, String groupId) {
+			this.worker = worker;
+			this.groupId = groupId;
+		}
+
+		@Override
+		public RecordTrace start(ConsumerRecord<byte[], byte[]> record) {
+			return MicrometerRecordTracing.this.start(record, this.worker, this.groupId, this);
+		}
+
+		/** A record without trace headers joins the transaction's trace, deciding it if first. */
+		RecordTrace startShared(ConsumerRecord<byte[], byte[]> record) {
+			while (true) {
+				SharedTrace shared = this.current.get();
+				if (shared == null) {
+					SharedTrace started = newShared(record);
+					if (!this.current.compareAndSet(null, started)) {
+						started.abandon();
+						continue;
+					}
+					shared = started;
+				}
+				if (shared.span == null) {
+					return RecordTrace.NONE;
+				}
+				if (shared.hold()) {
+					return new SharedTraceMember(shared);
+				}
+				// Ended with its transaction meanwhile: the next transaction's trace.
+				this.current.compareAndSet(shared, null);
+			}
+		}
+
+		@Override
+		public void transactionEnded() {
+			SharedTrace ended = this.current.getAndSet(null);
+			if (ended != null) {
+				ended.release();
+			}
+		}
+
+		private SharedTrace newShared(ConsumerRecord<byte[], byte[]> record) {
+			Span span = processSpan(MicrometerRecordTracing.this.tracer.spanBuilder().setNoParent(), record);
+			if (span.isNoop()) {
+				if (!MicrometerRecordTracing.this.correlateUnsampledLogs) {
+					span.abandon();
+					return SharedTrace.UNSAMPLED;
+				}
+				// A scope for the logs; the outputs carry what they would without it.
+				return new SharedTrace(span, null);
+			}
+			span.tag("messaging.system", "kafka")
+				.tag("messaging.operation.name", "process")
+				.tag("messaging.destination.name", record.topic())
+				.tag("messaging.consumer.group.name", this.groupId)
+				.tag("lockstep.worker", this.worker);
+			RecordHeaders context = new RecordHeaders();
+			MicrometerRecordTracing.this.propagator.inject(span.context(), context, HEADER_SETTER);
+			return new SharedTrace(span, context.toArray());
+		}
+
+	}
+
+	/**
+	 * A transaction's new trace: its span (none when not sampled), the context its
+	 * records' outputs carry (none for a span that is not sampled), and the holds that keep
+	 * it open: the transaction's own and one per record.
+	 */
+	private static final class SharedTrace {
+
+		static final SharedTrace UNSAMPLED = new SharedTrace(null, null);
+
+		final Span span;
+
+		final Header[] context;
+
+		// The transaction's hold, then one per record; 0 once ended.
+		private final AtomicInteger holds = new AtomicInteger(1);
+
+		private final AtomicInteger records = new AtomicInteger();
+
+		private final AtomicBoolean joined = new AtomicBoolean();
+
+		SharedTrace(Span span, Header[] context) {
+			this.span = span;
+			this.context = context;
+		}
+
+		boolean hold() {
+			for (int held = this.holds.get(); held > 0; held = this.holds.get()) {
+				if (this.holds.compareAndSet(held, held + 1)) {
+					this.records.incrementAndGet();
+					return true;
+				}
+			}
+			return false;
+		}
+
+		void release() {
+			if (this.span != null && this.holds.decrementAndGet() == 0) {
+				if (this.context != null) {
+					this.span.tag("messaging.batch.message_count", Integer.toString(this.records.get()));
+				}
+				this.span.end();
+			}
+		}
+
+		void joined(String transactionalId, long sequence) {
+			if (this.context != null && this.joined.compareAndSet(false, true)) {
+				this.span.tag("lockstep.transaction.id", transactionalId)
+					.tag("lockstep.transaction.sequence", Long.toString(sequence));
+			}
+		}
+
+		void abandon() {
+			if (this.span != null) {
+				this.span.abandon();
+			}
+		}
+
+	}
+
+	/**
+	 * A record's part in its transaction's new trace: the shared span's scope while it is
+	 * processed, the shared context in each output when sampled, and its hold released at
+	 * its end. A failed record is an event of the shared span, not its error.
+	 */
+	private final class SharedTraceMember implements RecordTrace {
+
+		private final SharedTrace shared;
+
+		SharedTraceMember(SharedTrace shared) {
+			this.shared = shared;
+		}
+
+		@Override
+		public Scope openScope() {
+			return MicrometerRecordTracing.this.tracer.withSpan(this.shared.span)::close;
+		}
+
+		@Override
+		public void inject(ConsumerRecord<byte[], byte[]> input, Headers output) {
+			if (this.shared.context == null) {
+				return;
+			}
+			for (String field : MicrometerRecordTracing.this.fields) {
+				output.remove(field);
+			}
+			for (Header header : this.shared.context) {
+				output.add(header);
+			}
+		}
+
+		@Override
+		public void error(Throwable failure) {
+			if (this.shared.context != null) {
+				this.shared.span.event("record failed: " + failure.getClass().getName());
+			}
+		}
+
+		@Override
+		public void joined(String transactionalId, long sequence) {
+			this.shared.joined(transactionalId, sequence);
+		}
+
+		@Override
+		public void end() {
+			this.shared.release();
 		}
 
 	}

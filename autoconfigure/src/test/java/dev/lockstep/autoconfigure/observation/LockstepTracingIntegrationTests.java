@@ -18,6 +18,7 @@ import dev.lockstep.worker.InvalidRecordException;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.test.Order;
 import io.micrometer.tracing.Tracer;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -60,8 +61,9 @@ import static org.awaitility.Awaitility.await;
  * process span, the quarantined record keeps its input's context, and the record's trace
  * id is in the logging context while the processor runs and while the worker logs about
  * the record; the worker reads and writes the propagation format Spring Boot's tracing
- * is configured for (B3 here); and a record its parent did not sample gets no span, its
- * log lines a trace id only when asked for.
+ * is configured for (B3 here); a record its parent did not sample gets no span, its log
+ * lines a trace id only when asked for; and records without a trace start one per
+ * transaction, or one each when so configured.
  */
 class LockstepTracingIntegrationTests {
 
@@ -206,6 +208,50 @@ class LockstepTracingIntegrationTests {
 			}
 			else {
 				assertThat(app.loggedTraceIds).doesNotContainKey(id);
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "per-transaction", "per-record" })
+	void ordersWithoutATraceStartOneNewTracePerTransactionOrPerRecord(String newTraces) throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.NONE)
+			.properties(properties())
+			.properties("lockstep.observations.new-traces=" + newTraces)
+			.run()) {
+			// Each run its own orders: the topic and groups are shared.
+			List<Long> ids = newTraces.equals("per-record") ? List.of(8L, 9L) : List.of(6L, 7L);
+			Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+			try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
+					new ByteArraySerializer())) {
+				for (long id : ids) {
+					producer.send(new ProducerRecord<>("tr-orders", "order-" + id,
+							new RawAvroCodec<>(Order.class).encode(new Order(id, "paid", 100L))));
+				}
+				producer.flush();
+			}
+			Received received = context.getBean(Received.class);
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(received.topics().getOrDefault("tr-normalized", List.of()))
+					.filteredOn((record) -> record.key().equals("order-" + ids.get(0))
+							|| record.key().equals("order-" + ids.get(1)))
+					.hasSize(2));
+			InMemorySpanExporter spans = context.getBean(InMemorySpanExporter.class);
+			App app = context.getBean(App.class);
+			for (long id : ids) {
+				Traceparent output = Traceparent.of(received.one("tr-normalized", "order-" + id));
+				await().atMost(WAIT).untilAsserted(() -> assertThat(processSpans(spans))
+					.anyMatch((span) -> span.getSpanId().equals(output.spanId())));
+				SpanData span = processSpan(spans, output.traceId());
+				assertThat(span.getSpanId()).isEqualTo(output.spanId());
+				assertThat(span.getParentSpanContext().isValid()).isFalse();
+				assertThat(app.loggedTraceIds).containsEntry(id, output.traceId());
+				// One record's span names its offset; a shared one counts its records when it ends.
+				assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.kafka.offset")) != null)
+					.isEqualTo(newTraces.equals("per-record"));
+				assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.batch.message_count")) != null)
+					.isEqualTo(newTraces.equals("per-transaction"));
 			}
 		}
 	}

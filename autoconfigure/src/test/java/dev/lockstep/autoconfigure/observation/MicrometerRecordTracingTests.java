@@ -2,22 +2,31 @@ package dev.lockstep.autoconfigure.observation;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing.NewTraces;
 import dev.lockstep.worker.RecordTrace;
+import dev.lockstep.worker.SlotTracing;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
 import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
 import io.micrometer.tracing.otel.bridge.OtelPropagator;
 import io.micrometer.tracing.otel.bridge.OtelTracer;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.extension.trace.propagation.B3Propagator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
+import io.opentelemetry.sdk.trace.samplers.SamplingResult;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -184,6 +193,92 @@ class MicrometerRecordTracingTests {
 		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
 	}
 
+	@Test
+	void recordsWithoutContextShareOneTracePerTransactionThatEndsOnceTheTransactionAndItsRecordsHave() {
+		OtelTracer[] tracer = new OtelTracer[1];
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()), true, null, false, tracer,
+				NewTraces.PER_TRANSACTION);
+		SlotTracing slot = tracing.slot("orders-worker", "orders-group");
+		ConsumerRecord<byte[], byte[]> input = record();
+		RecordTrace first = slot.start(input);
+		RecordTrace second = slot.start(input);
+		Headers firstOutput = new RecordHeaders().add("traceparent", bytes(traceparent("01")));
+		Headers secondOutput = new RecordHeaders();
+		first.inject(input, firstOutput);
+		second.inject(input, secondOutput);
+		String sharedSpanId;
+		try (RecordTrace.Scope scope = second.openScope()) {
+			sharedSpanId = tracer[0].currentSpan().context().spanId();
+		}
+		first.joined("tx-0", 1);
+		second.joined("tx-0", 1);
+		first.end();
+		slot.transactionEnded();
+		assertThat(this.spans.getFinishedSpanItems()).as("held by the second record").isEmpty();
+		second.end();
+		SpanData shared = this.spans.getFinishedSpanItems().get(0);
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(1);
+		assertThat(shared.getSpanId()).isEqualTo(sharedSpanId);
+		assertThat(shared.getParentSpanContext().isValid()).isFalse();
+		assertThat(shared.getName()).isEqualTo("process in");
+		assertThat(shared.getAttributes().get(AttributeKey.stringKey("messaging.batch.message_count"))).isEqualTo("2");
+		assertThat(shared.getAttributes().get(AttributeKey.stringKey("lockstep.transaction.sequence"))).isEqualTo("1");
+		assertThat(shared.getAttributes().get(AttributeKey.stringKey("messaging.consumer.group.name")))
+			.isEqualTo("orders-group");
+		String context = "00-" + shared.getTraceId() + "-" + shared.getSpanId() + "-01";
+		assertThat(header(firstOutput, "traceparent")).isEqualTo(context);
+		assertThat(firstOutput.headers("traceparent")).hasSize(1);
+		assertThat(header(secondOutput, "traceparent")).isEqualTo(context);
+
+		// The next transaction's records share a new trace; a record with context keeps its own.
+		RecordTrace next = slot.start(input);
+		RecordTrace parented = slot.start(record("traceparent", traceparent("01")));
+		next.end();
+		parented.end();
+		slot.transactionEnded();
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(3)
+			.filteredOn((span) -> span.getParentSpanContext().isValid())
+			.singleElement()
+			.satisfies((span) -> assertThat(span.getParentSpanId()).isEqualTo(PARENT_ID));
+		assertThat(this.spans.getFinishedSpanItems()).extracting(SpanData::getTraceId).doesNotHaveDuplicates();
+	}
+
+	@Test
+	void aTransactionsRecordsWithoutContextAskTheSamplerOnceAndCostNothingWhenNotSampled() {
+		AtomicInteger asked = new AtomicInteger();
+		Sampler counting = new Sampler() {
+
+			@Override
+			public SamplingResult shouldSample(Context parent, String traceId, String name, SpanKind kind,
+					Attributes attributes, List<LinkData> links) {
+				asked.incrementAndGet();
+				return SamplingResult.drop();
+			}
+
+			@Override
+			public String getDescription() {
+				return "counting";
+			}
+
+		};
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(counting), true, null, false, new OtelTracer[1],
+				NewTraces.PER_TRANSACTION);
+		SlotTracing slot = tracing.slot("w", "g");
+		for (int i = 0; i < 3; i++) {
+			RecordTrace trace = slot.start(record());
+			Headers output = new RecordHeaders();
+			trace.inject(record(), output);
+			trace.end();
+			assertThat(trace).isSameAs(RecordTrace.NONE);
+			assertThat(output.toArray()).isEmpty();
+		}
+		assertThat(asked).hasValue(1);
+		slot.transactionEnded();
+		slot.start(record()).end();
+		assertThat(asked).hasValue(2);
+		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
+	}
+
 	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased) {
 		return tracing(sampler, parentBased, null);
 	}
@@ -194,6 +289,11 @@ class MicrometerRecordTracingTests {
 
 	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased, TextMapPropagator propagation,
 			boolean correlate, OtelTracer[] tracer) {
+		return tracing(sampler, parentBased, propagation, correlate, tracer, NewTraces.PER_RECORD);
+	}
+
+	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased, TextMapPropagator propagation,
+			boolean correlate, OtelTracer[] tracer, NewTraces newTraces) {
 		// A closed SDK shuts its exporter down: a new pair per tracing.
 		this.spans = InMemorySpanExporter.create();
 		this.openTelemetry = OpenTelemetrySdk.builder()
@@ -207,7 +307,7 @@ class MicrometerRecordTracingTests {
 		tracer[0] = tracer();
 		return new MicrometerRecordTracing(tracer[0],
 				new OtelPropagator(this.openTelemetry.getPropagators(), this.openTelemetry.getTracer("test")),
-				parentBased, correlate);
+				parentBased, correlate, newTraces);
 	}
 
 	private OtelTracer tracer() {
