@@ -28,7 +28,7 @@ import dev.lockstep.test.kafka.KafkaBrokerProcess;
  * <p>
  * System properties: {@code bench.records} (500000), {@code bench.runs} (5),
  * {@code bench.variants} (A,B,C,D,E,E_TUNED,F,P), {@code bench.partitions} (1,4),
- * {@code bench.latency-seconds} (20), {@code bench.scaling-runs} (3),
+ * {@code bench.latency-seconds} (20; 0 measures throughput only), {@code bench.scaling-runs} (3),
  * {@code bench.scaling} (true), {@code bench.jfr} (a directory: record every run with JFR),
  * {@code bench.warmup-records} (0: measure from each run's first record; else from the
  * group's commit of that many records, the same for every variant).
@@ -110,7 +110,9 @@ public final class ThroughputBenchmarkMain {
 		double rate = results.containsKey(Variant.B) ? recordsPerSecond(results.get(Variant.B)) / 2 : 5_000;
 		Map<Variant, double[]> latencies = new EnumMap<>(Variant.class);
 		for (Variant variant : VARIANTS) {
-			latencies.put(variant, latency(variant, partitions, rate, Map.of()));
+			// bench.latency-seconds=0: throughput only.
+			latencies.put(variant, (LATENCY_SECONDS > 0) ? latency(variant, partitions, rate, Map.of())
+					: new double[] { Double.NaN, Double.NaN });
 		}
 		System.out.printf("%nTHROUGHPUT partitions=%d, %d records, medians of %d runs; latency at %.0f records/s%n",
 				partitions, RECORDS, RUNS, rate);
