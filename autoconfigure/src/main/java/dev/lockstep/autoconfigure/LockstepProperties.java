@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
+import dev.lockstep.autoconfigure.observation.NewTraces;
 import dev.lockstep.registry.server.Compatibility;
 import dev.lockstep.worker.WorkerSettings;
 
@@ -923,7 +923,7 @@ public class LockstepProperties {
 		 * per transaction of a slot (its sampled span shared by those records) or one per
 		 * record.
 		 */
-		private MicrometerRecordTracing.NewTraces newTraces = MicrometerRecordTracing.NewTraces.PER_TRANSACTION;
+		private NewTraces newTraces = NewTraces.PER_TRANSACTION;
 
 		public Boolean getEnabled() {
 			return this.enabled;
@@ -941,11 +941,11 @@ public class LockstepProperties {
 			this.correlateUnsampledLogs = correlateUnsampledLogs;
 		}
 
-		public MicrometerRecordTracing.NewTraces getNewTraces() {
+		public NewTraces getNewTraces() {
 			return this.newTraces;
 		}
 
-		public void setNewTraces(MicrometerRecordTracing.NewTraces newTraces) {
+		public void setNewTraces(NewTraces newTraces) {
 			this.newTraces = newTraces;
 		}
 

@@ -7,10 +7,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * that arrive without a trace may share one per transaction: the slot says when its
  * transaction ended, and the records that start after that belong to the next one.
  * Records start on the slot's thread or on its pool's (ordering key or none);
- * {@link #transactionEnded()} is called on the slot's thread.
+ * {@link #transactionEnded()} and {@link #close()} are called on the slot's thread.
  */
 @FunctionalInterface
 public interface SlotTracing {
+
+	/** Traces nothing. */
+	SlotTracing NONE = (record) -> RecordTrace.NONE;
 
 	/**
 	 * Start tracing one record's processing.
@@ -25,6 +28,14 @@ public interface SlotTracing {
 	 * that start from now on belong to the next transaction. Does nothing by default.
 	 */
 	default void transactionEnded() {
+	}
+
+	/**
+	 * The slot stopped: no record starts from now on, and what was traced ends once its
+	 * records have. By default, as {@link #transactionEnded()}.
+	 */
+	default void close() {
+		transactionEnded();
 	}
 
 }

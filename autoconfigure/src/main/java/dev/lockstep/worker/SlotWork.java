@@ -47,7 +47,14 @@ final class SlotWork {
 	 * from now on belong to the next transaction (their traces may share one).
 	 */
 	void transactionEnded() {
-		WorkerObservations.transactionEnded(this.tracing);
+		this.tracing.transactionEnded();
+	}
+
+	/**
+	 * The slot stopped: the traces of what it processed end once their records have.
+	 */
+	void close() {
+		this.tracing.close();
 	}
 
 	boolean isAsync() {
@@ -76,7 +83,7 @@ final class SlotWork {
 				return failed(raw, ex.getCause(), false, RecordTrace.NONE);
 			}
 		}
-		RecordTrace trace = WorkerObservations.trace(this.tracing, raw);
+		RecordTrace trace = this.tracing.start(raw);
 		BufferedOutput output = this.codecs.newOutput(raw, trace);
 		boolean decoded = false;
 		try (RecordTrace.Scope scope = trace.openScope()) {
@@ -101,7 +108,7 @@ final class SlotWork {
 		if (this.async == null) {
 			return CompletableFuture.completedFuture(run(raw));
 		}
-		RecordTrace trace = WorkerObservations.trace(this.tracing, raw);
+		RecordTrace trace = this.tracing.start(raw);
 		BufferedOutput buffered = this.codecs.newOutput(raw, trace);
 		SynchronizedOutput output = new SynchronizedOutput(buffered);
 		boolean decoded = false;

@@ -5,7 +5,6 @@ import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -75,46 +74,19 @@ public final class WorkerObservations {
 	}
 
 	/**
-	 * Return the tracing of one slot's records.
+	 * Return the tracing of one slot's records, guarded: tracing never fails a record.
 	 * @param settings the worker's settings
 	 * @return the slot's tracing; one that traces nothing when the tracing failed to give
 	 * one
 	 */
 	SlotTracing slot(WorkerSettings settings) {
 		try {
-			return this.tracing.slot(settings.name(), settings.groupId());
+			return new GuardedSlotTracing(this.tracing.slot(settings.name(), settings.groupId()));
 		}
 		catch (RuntimeException ex) {
 			logFailure("starting a slot's tracing", ex);
-			return (record) -> RecordTrace.NONE;
+			return SlotTracing.NONE;
 		}
-	}
-
-	/**
-	 * Start tracing a record's processing.
-	 * @param tracing the slot's tracing
-	 * @param record the record as consumed
-	 * @return the record's trace, {@link RecordTrace#NONE} when it is not traced
-	 */
-	static RecordTrace trace(SlotTracing tracing, ConsumerRecord<byte[], byte[]> record) {
-		RecordTrace trace;
-		try {
-			trace = tracing.start(record);
-		}
-		catch (RuntimeException ex) {
-			logFailure("starting a record's trace", ex);
-			return RecordTrace.NONE;
-		}
-		// The built-in traces of records that are not traced cannot fail: no wrapper for them.
-		return (trace == RecordTrace.NONE || trace instanceof PassThroughTrace) ? trace : new GuardedRecordTrace(trace);
-	}
-
-	/**
-	 * Tell a slot's tracing that its transaction ended.
-	 * @param tracing the slot's tracing
-	 */
-	static void transactionEnded(SlotTracing tracing) {
-		guarded("ending a transaction's traces", tracing::transactionEnded);
 	}
 
 	/**

@@ -429,7 +429,7 @@ final class WorkerSlot implements Runnable {
 		// Nothing pending is taken back from here on: not by the revocation when the
 		// consumer closes either.
 		this.processing.close();
-		this.work.transactionEnded();
+		this.work.close();
 		Duration timeout = this.settings.shutdownTimeout();
 		if (this.consumer != null) {
 			this.consumers.closeOnStop(this.consumer, timeout);

@@ -86,6 +86,66 @@ class SlotWorkTests {
 	}
 
 	@Test
+	void aSlotTracingThatThrowsEverywhereNeverFailsTheRecordNorTheSlot() {
+		RecordTracing broken = new RecordTracing() {
+
+			@Override
+			public RecordTrace start(ConsumerRecord<byte[], byte[]> record, String worker, String groupId) {
+				throw new IllegalStateException("broken tracer");
+			}
+
+			@Override
+			public SlotTracing slot(String worker, String groupId) {
+				return new SlotTracing() {
+
+					@Override
+					public RecordTrace start(ConsumerRecord<byte[], byte[]> record) {
+						throw new IllegalStateException("broken slot tracing");
+					}
+
+					@Override
+					public void transactionEnded() {
+						throw new IllegalStateException("broken slot tracing");
+					}
+
+					@Override
+					public void close() {
+						throw new IllegalStateException("broken slot tracing");
+					}
+
+				};
+			}
+
+		};
+		SlotWork work = SlotWork.of(this.settings.withObservations(new WorkerObservations(ObservationRegistry.NOOP,
+				broken)), (RecordProcessor<String, String>) (record, output) -> output.toDestination(record.key(),
+						"out", null));
+		ProcessedRecord processed = work.run(this.raw);
+		assertThat(processed.failure()).isNull();
+		assertThat(processed.outputs()).hasSize(1);
+		work.transactionEnded();
+		work.close();
+		RecordTracing noSlot = new RecordTracing() {
+
+			@Override
+			public RecordTrace start(ConsumerRecord<byte[], byte[]> record, String worker, String groupId) {
+				return RecordTrace.NONE;
+			}
+
+			@Override
+			public SlotTracing slot(String worker, String groupId) {
+				throw new IllegalStateException("no slot tracing");
+			}
+
+		};
+		assertThat(SlotWork.of(this.settings.withObservations(new WorkerObservations(ObservationRegistry.NOOP,
+				noSlot)), (RecordProcessor<String, String>) (record, output) -> output.toDestination(record.key(),
+						"out", null))
+			.run(this.raw)
+			.outputs()).hasSize(1);
+	}
+
+	@Test
 	void aTraceThatThrowsEverywhereNeverFailsTheRecord() {
 		RecordTrace broken = new RecordTrace() {
 

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
-import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing.NewTraces;
+import dev.lockstep.autoconfigure.observation.NewTraces;
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
 import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
@@ -250,13 +250,14 @@ class WorkerTracingTests {
 		records.add(record("k6", "paid-6", traceparent(TRACE_ID, PARENT_SPAN_ID)));
 		kafka.produce(records);
 		Map<String, String> seen = new ConcurrentHashMap<>();
+		// One transaction of the seven records: it commits when the last joins.
 		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
 			seen.put(value, io.opentelemetry.api.trace.Span.current().getSpanContext().getSpanId());
 			if (value.equals("bad")) {
 				throw new InvalidRecordException("bad value");
 			}
 			return value.toUpperCase(Locale.ROOT);
-		});
+		}, new TransactionSizing(7, Duration.ofSeconds(30)));
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 7);
 		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 6));
 		// Each shared span ends once its transaction and every record in it have ended.
@@ -265,29 +266,26 @@ class WorkerTracingTests {
 				.mapToInt((span) -> Integer.parseInt(span.getAttributes().get(key("messaging.batch.message_count"))))
 				.sum() == 6);
 
+		// The six records without a trace share one: the sampler was asked once.
+		SpanData shared = sharedSpans().get(0);
+		assertThat(sharedSpans()).hasSize(1);
 		for (int i = 0; i < 5; i++) {
 			ConsumerRecord<byte[], byte[]> output = out.get("k" + i);
-			SpanData shared = sharedSpans().stream()
-				.filter((span) -> traceparentOf(output).equals(traceparent(span.getTraceId(), span.getSpanId())))
-				.findFirst()
-				.orElseThrow(() -> new AssertionError("no shared span is the parent of " + traceparentOf(output)));
+			assertThat(traceparentOf(output)).isEqualTo(traceparent(shared.getTraceId(), shared.getSpanId()));
 			assertThat(seen.get(new String(output.value(), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT)))
 				.as("the span the processor saw").isEqualTo(shared.getSpanId());
 		}
-		assertThat(sharedSpans()).allSatisfy((shared) -> {
-			assertThat(shared.getName()).isEqualTo("process " + this.input);
-			assertThat(shared.getKind()).isEqualTo(SpanKind.CONSUMER);
-			assertThat(shared.getParentSpanContext().isValid()).isFalse();
-			assertThat(shared.getAttributes().get(key("messaging.system"))).isEqualTo("kafka");
-			assertThat(shared.getAttributes().get(key("messaging.consumer.group.name"))).isEqualTo(this.group);
-			assertThat(shared.getAttributes().get(key("lockstep.worker"))).isEqualTo("traced");
-			assertThat(shared.getAttributes().get(key("messaging.kafka.offset"))).isNull();
-			assertThat(transactionOf(shared).getAttributes().get(key("lockstep.transaction.result")))
-				.isEqualTo("committed");
-		});
-		// The invalid record is an event of its shared span; its quarantined copy is the raw input.
-		assertThat(sharedSpans()).flatMap(SpanData::getEvents)
-			.singleElement()
+		assertThat(shared.getName()).isEqualTo("process " + this.input);
+		assertThat(shared.getKind()).isEqualTo(SpanKind.CONSUMER);
+		assertThat(shared.getParentSpanContext().isValid()).isFalse();
+		assertThat(shared.getAttributes().get(key("messaging.system"))).isEqualTo("kafka");
+		assertThat(shared.getAttributes().get(key("messaging.consumer.group.name"))).isEqualTo(this.group);
+		assertThat(shared.getAttributes().get(key("lockstep.worker"))).isEqualTo("traced");
+		assertThat(shared.getAttributes().get(key("messaging.kafka.offset"))).isNull();
+		assertThat(transactionOf(shared).getAttributes().get(key("lockstep.transaction.result")))
+			.isEqualTo("committed");
+		// The invalid record is an event of the shared span; its quarantined copy is the raw input.
+		assertThat(shared.getEvents()).singleElement()
 			.satisfies((event) -> assertThat(event.getName())
 				.isEqualTo("record failed: " + InvalidRecordException.class.getName()));
 		assertThat(kafka.readCommitted(this.quarantine, 1).get(0).headers().lastHeader("traceparent")).isNull();

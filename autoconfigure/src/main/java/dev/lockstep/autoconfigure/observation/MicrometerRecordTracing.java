@@ -4,9 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import dev.lockstep.worker.RecordTrace;
 import dev.lockstep.worker.RecordTracing;
@@ -27,12 +24,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * carry its trace headers as they are (what a parent-based sampler, Spring Boot's
  * default, decides anyway);</li>
  * <li>records without trace headers share one new trace per transaction of their slot
- * ({@link NewTraces#PER_TRANSACTION}, the default): the tracer's sampler is asked once, for
- * the first of them, and a sampled trace's span {@code process <topic>} is the parent of
- * their outputs and the scope of their processing, ended when the transaction has ended
- * and each of its records with it; with {@link NewTraces#PER_RECORD} each such record
- * asks the sampler for a root span of its own. Records that are not sampled get
- * nothing;</li>
+ * ({@link NewTraces#PER_TRANSACTION}, the default); with
+ * {@link NewTraces#PER_RECORD} each asks the tracer's sampler for a root span of its own.
+ * Records that are not sampled get nothing;</li>
  * <li>other propagation (B3, say), or a sampler that is not parent-based, is read by the
  * propagator and decided by the tracer; a record carrying none of the propagator's
  * {@linkplain Propagator#fields() fields} counts as one without context;</li>
@@ -103,11 +97,15 @@ public final class MicrometerRecordTracing implements RecordTracing {
 
 	@Override
 	public SlotTracing slot(String worker, String groupId) {
-		return (this.newTraces == NewTraces.PER_TRANSACTION) ? new TransactionTraces(worker, groupId)
+		return (this.newTraces == NewTraces.PER_TRANSACTION) ? new TransactionTraces(this, worker, groupId)
 				: RecordTracing.super.slot(worker, groupId);
 	}
 
-	private RecordTrace start(ConsumerRecord<byte[], byte[]> record, String worker, String groupId,
+	/**
+	 * Start tracing a record; one without trace headers joins its transaction's trace when
+	 * the slot shares them.
+	 */
+	RecordTrace start(ConsumerRecord<byte[], byte[]> record, String worker, String groupId,
 			TransactionTraces shared) {
 		Headers headers = record.headers();
 		if (this.readTraceparent) {
@@ -145,6 +143,44 @@ public final class MicrometerRecordTracing implements RecordTracing {
 			.start();
 	}
 
+	private static Span tagged(Span span, String topic, String worker, String groupId) {
+		return span.tag("messaging.system", "kafka")
+			.tag("messaging.operation.name", "process")
+			.tag("messaging.destination.name", topic)
+			.tag("messaging.consumer.group.name", groupId)
+			.tag("lockstep.worker", worker);
+	}
+
+	/**
+	 * Start the span of a transaction's new trace, the tracer's sampler deciding.
+	 * @return the span, tagged when sampled; {@code null} when it is not sampled and no
+	 * scope is wanted for the logs
+	 */
+	Span startSharedSpan(ConsumerRecord<byte[], byte[]> record, String worker, String groupId) {
+		Span span = processSpan(this.tracer.spanBuilder().setNoParent(), record);
+		if (span.isNoop()) {
+			if (this.correlateUnsampledLogs) {
+				return span;
+			}
+			span.abandon();
+			return null;
+		}
+		return tagged(span, record.topic(), worker, groupId);
+	}
+
+	/**
+	 * Return a sampled span's context as the output headers that carry it, written once.
+	 */
+	Header[] context(Span span) {
+		RecordHeaders context = new RecordHeaders();
+		this.propagator.inject(span.context(), context, HEADER_SETTER);
+		return context.toArray();
+	}
+
+	RecordTrace.Scope openScope(Span span) {
+		return this.tracer.withSpan(span)::close;
+	}
+
 	private RecordTrace started(Span.Builder builder, ConsumerRecord<byte[], byte[]> record, String worker,
 			String groupId, RecordTrace unsampled) {
 		Span span = processSpan(builder, record);
@@ -156,13 +192,9 @@ public final class MicrometerRecordTracing implements RecordTracing {
 			// A scope for the logs; the outputs carry what they would without it.
 			return new SpanTrace(span, unsampled);
 		}
-		span.tag("messaging.system", "kafka")
-			.tag("messaging.operation.name", "process")
-			.tag("messaging.destination.name", record.topic())
-			.tag("messaging.consumer.group.name", groupId)
+		tagged(span, record.topic(), worker, groupId)
 			.tag("messaging.destination.partition.id", Integer.toString(record.partition()))
-			.tag("messaging.kafka.offset", Long.toString(record.offset()))
-			.tag("lockstep.worker", worker);
+			.tag("messaging.kafka.offset", Long.toString(record.offset()));
 		return new SpanTrace(span, null);
 	}
 
@@ -184,7 +216,7 @@ public final class MicrometerRecordTracing implements RecordTracing {
 
 		@Override
 		public Scope openScope() {
-			return MicrometerRecordTracing.this.tracer.withSpan(this.span)::close;
+			return MicrometerRecordTracing.this.openScope(this.span);
 		}
 
 		@Override
@@ -222,209 +254,6 @@ public final class MicrometerRecordTracing implements RecordTracing {
 		@Override
 		public void end() {
 			this.span.end();
-		}
-
-	}
-
-
-	/**
-	 * What a new trace is started for, when records arrive without one.
-	 */
-	public enum NewTraces {
-
-		/**
-		 * One per transaction of a slot: the sampler is asked once, and a sampled trace's
-		 * span is shared by the transaction's records without trace headers.
-		 */
-		PER_TRANSACTION,
-
-		/** One per record: the sampler is asked for each, and each sampled one gets a span. */
-		PER_RECORD
-
-	}
-
-	/**
-	 * One slot's records, where those without trace headers share one new trace per
-	 * transaction. The slot's thread ends a transaction while its pool's threads may be
-	 * starting records: a started record holds the shared trace, which ends once the
-	 * transaction has ended and every record that held it has ended.
-	 */
-	private final class TransactionTraces implements SlotTracing {
-
-		private final String worker;
-
-		private final String groupId;
-
-		private final AtomicReference<SharedTrace> current = new AtomicReference<>();
-
-		TransactionTraces(String worker, String groupId) {
-			this.worker = worker;
-			this.groupId = groupId;
-		}
-
-		@Override
-		public RecordTrace start(ConsumerRecord<byte[], byte[]> record) {
-			return MicrometerRecordTracing.this.start(record, this.worker, this.groupId, this);
-		}
-
-		/** A record without trace headers joins the transaction's trace, deciding it if first. */
-		RecordTrace startShared(ConsumerRecord<byte[], byte[]> record) {
-			while (true) {
-				SharedTrace shared = this.current.get();
-				if (shared == null) {
-					SharedTrace started = newShared(record);
-					if (!this.current.compareAndSet(null, started)) {
-						started.abandon();
-						continue;
-					}
-					shared = started;
-				}
-				if (shared.span == null) {
-					return RecordTrace.NONE;
-				}
-				if (shared.hold()) {
-					return new SharedTraceMember(shared);
-				}
-				// Ended with its transaction meanwhile: the next transaction's trace.
-				this.current.compareAndSet(shared, null);
-			}
-		}
-
-		@Override
-		public void transactionEnded() {
-			SharedTrace ended = this.current.getAndSet(null);
-			if (ended != null) {
-				ended.release();
-			}
-		}
-
-		private SharedTrace newShared(ConsumerRecord<byte[], byte[]> record) {
-			Span span = processSpan(MicrometerRecordTracing.this.tracer.spanBuilder().setNoParent(), record);
-			if (span.isNoop()) {
-				if (!MicrometerRecordTracing.this.correlateUnsampledLogs) {
-					span.abandon();
-					return SharedTrace.UNSAMPLED;
-				}
-				// A scope for the logs; the outputs carry what they would without it.
-				return new SharedTrace(span, null);
-			}
-			span.tag("messaging.system", "kafka")
-				.tag("messaging.operation.name", "process")
-				.tag("messaging.destination.name", record.topic())
-				.tag("messaging.consumer.group.name", this.groupId)
-				.tag("lockstep.worker", this.worker);
-			RecordHeaders context = new RecordHeaders();
-			MicrometerRecordTracing.this.propagator.inject(span.context(), context, HEADER_SETTER);
-			return new SharedTrace(span, context.toArray());
-		}
-
-	}
-
-	/**
-	 * A transaction's new trace: its span (none when not sampled), the context its
-	 * records' outputs carry (none for a span that is not sampled), and the holds that keep
-	 * it open: the transaction's own and one per record.
-	 */
-	private static final class SharedTrace {
-
-		static final SharedTrace UNSAMPLED = new SharedTrace(null, null);
-
-		final Span span;
-
-		final Header[] context;
-
-		// The transaction's hold, then one per record; 0 once ended.
-		private final AtomicInteger holds = new AtomicInteger(1);
-
-		private final AtomicInteger records = new AtomicInteger();
-
-		private final AtomicBoolean joined = new AtomicBoolean();
-
-		SharedTrace(Span span, Header[] context) {
-			this.span = span;
-			this.context = context;
-		}
-
-		boolean hold() {
-			for (int held = this.holds.get(); held > 0; held = this.holds.get()) {
-				if (this.holds.compareAndSet(held, held + 1)) {
-					this.records.incrementAndGet();
-					return true;
-				}
-			}
-			return false;
-		}
-
-		void release() {
-			if (this.span != null && this.holds.decrementAndGet() == 0) {
-				if (this.context != null) {
-					this.span.tag("messaging.batch.message_count", Integer.toString(this.records.get()));
-				}
-				this.span.end();
-			}
-		}
-
-		void joined(String transactionalId, long sequence) {
-			if (this.context != null && this.joined.compareAndSet(false, true)) {
-				this.span.tag("lockstep.transaction.id", transactionalId)
-					.tag("lockstep.transaction.sequence", Long.toString(sequence));
-			}
-		}
-
-		void abandon() {
-			if (this.span != null) {
-				this.span.abandon();
-			}
-		}
-
-	}
-
-	/**
-	 * A record's part in its transaction's new trace: the shared span's scope while it is
-	 * processed, the shared context in each output when sampled, and its hold released at
-	 * its end. A failed record is an event of the shared span, not its error.
-	 */
-	private final class SharedTraceMember implements RecordTrace {
-
-		private final SharedTrace shared;
-
-		SharedTraceMember(SharedTrace shared) {
-			this.shared = shared;
-		}
-
-		@Override
-		public Scope openScope() {
-			return MicrometerRecordTracing.this.tracer.withSpan(this.shared.span)::close;
-		}
-
-		@Override
-		public void inject(ConsumerRecord<byte[], byte[]> input, Headers output) {
-			if (this.shared.context == null) {
-				return;
-			}
-			for (String field : MicrometerRecordTracing.this.fields) {
-				output.remove(field);
-			}
-			for (Header header : this.shared.context) {
-				output.add(header);
-			}
-		}
-
-		@Override
-		public void error(Throwable failure) {
-			if (this.shared.context != null) {
-				this.shared.span.event("record failed: " + failure.getClass().getName());
-			}
-		}
-
-		@Override
-		public void joined(String transactionalId, long sequence) {
-			this.shared.joined(transactionalId, sequence);
-		}
-
-		@Override
-		public void end() {
-			this.shared.release();
 		}
 
 	}

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing.NewTraces;
 import dev.lockstep.worker.RecordTrace;
 import dev.lockstep.worker.SlotTracing;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
@@ -276,6 +275,48 @@ class MicrometerRecordTracingTests {
 		slot.transactionEnded();
 		slot.start(record()).end();
 		assertThat(asked).hasValue(2);
+		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
+	}
+
+	@Test
+	void aClosedSlotStartsNoNewTraceAndEndsItsLastOnceItsRecordsHave() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()), true, null, false,
+				new OtelTracer[1], NewTraces.PER_TRANSACTION);
+		SlotTracing slot = tracing.slot("w", "g");
+		RecordTrace held = slot.start(record());
+		slot.close();
+		assertThat(slot.start(record())).isSameAs(RecordTrace.NONE);
+		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
+		held.end();
+		held.end();
+		assertThat(this.spans.getFinishedSpanItems()).singleElement()
+			.satisfies((span) -> assertThat(span.getAttributes()
+				.get(AttributeKey.stringKey("messaging.batch.message_count"))).isEqualTo("1"));
+	}
+
+	@Test
+	void withLogCorrelationATransactionsUnsampledTraceIsAScopeForTheLogsOnly() {
+		OtelTracer[] tracer = new OtelTracer[1];
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.traceIdRatioBased(0)), true, null, true,
+				tracer, NewTraces.PER_TRANSACTION);
+		SlotTracing slot = tracing.slot("w", "g");
+		ConsumerRecord<byte[], byte[]> input = record();
+		RecordTrace first = slot.start(input);
+		RecordTrace second = slot.start(input);
+		String[] traceIds = new String[2];
+		try (RecordTrace.Scope scope = first.openScope()) {
+			traceIds[0] = tracer[0].currentSpan().context().traceId();
+		}
+		try (RecordTrace.Scope scope = second.openScope()) {
+			traceIds[1] = tracer[0].currentSpan().context().traceId();
+		}
+		Headers output = new RecordHeaders();
+		first.inject(input, output);
+		first.end();
+		second.end();
+		slot.transactionEnded();
+		assertThat(traceIds[0]).matches("[0-9a-f]{32}").isEqualTo(traceIds[1]);
+		assertThat(output.toArray()).isEmpty();
 		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
 	}
 
