@@ -70,12 +70,10 @@ public class RecordTracingBenchmarks {
 		OtelCurrentTraceContext current = new OtelCurrentTraceContext();
 		OtelTracer tracer = new OtelTracer(this.openTelemetry.getTracer("bench"), current, (event) -> {
 		}, new OtelBaggageManager(current, List.of(), List.of()));
-		this.tracing = new MicrometerRecordTracing(tracer,
-				new OtelPropagator(this.openTelemetry.getPropagators(), this.openTelemetry.getTracer("bench")), true,
-				false, NewTraces.PER_RECORD);
-		this.slot = new MicrometerRecordTracing(tracer,
-				new OtelPropagator(this.openTelemetry.getPropagators(), this.openTelemetry.getTracer("bench")), true,
-				false, NewTraces.PER_TRANSACTION)
+		OtelPropagator propagator = new OtelPropagator(this.openTelemetry.getPropagators(),
+				this.openTelemetry.getTracer("bench"));
+		this.tracing = new MicrometerRecordTracing(tracer, propagator, true, false, NewTraces.PER_RECORD);
+		this.slot = new MicrometerRecordTracing(tracer, propagator, true, false, NewTraces.PER_TRANSACTION)
 			.slot("bench", "bench-group");
 		this.unsampled = record(TRACEPARENT + "00");
 		this.sampled = record(TRACEPARENT + "01");

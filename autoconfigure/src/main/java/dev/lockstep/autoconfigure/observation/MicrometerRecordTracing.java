@@ -137,10 +137,24 @@ public final class MicrometerRecordTracing implements RecordTracing {
 		return false;
 	}
 
-	private Span processSpan(Span.Builder builder, ConsumerRecord<byte[], byte[]> record) {
-		return builder.name(this.spanNames.computeIfAbsent(record.topic(), (topic) -> "process " + topic))
+	/**
+	 * Start a {@code process <topic>} span, the tracer deciding: tagged when sampled, the
+	 * tracer's non-recording span when not sampled but wanted as a scope for the logs,
+	 * {@code null} otherwise.
+	 */
+	private Span startProcessSpan(Span.Builder builder, ConsumerRecord<byte[], byte[]> record, String worker,
+			String groupId) {
+		Span span = builder.name(this.spanNames.computeIfAbsent(record.topic(), (topic) -> "process " + topic))
 			.kind(Span.Kind.CONSUMER)
 			.start();
+		if (!span.isNoop()) {
+			return tagged(span, record.topic(), worker, groupId);
+		}
+		if (this.correlateUnsampledLogs) {
+			return span;
+		}
+		span.abandon();
+		return null;
 	}
 
 	private static Span tagged(Span span, String topic, String worker, String groupId) {
@@ -157,15 +171,7 @@ public final class MicrometerRecordTracing implements RecordTracing {
 	 * scope is wanted for the logs
 	 */
 	Span startSharedSpan(ConsumerRecord<byte[], byte[]> record, String worker, String groupId) {
-		Span span = processSpan(this.tracer.spanBuilder().setNoParent(), record);
-		if (span.isNoop()) {
-			if (this.correlateUnsampledLogs) {
-				return span;
-			}
-			span.abandon();
-			return null;
-		}
-		return tagged(span, record.topic(), worker, groupId);
+		return startProcessSpan(this.tracer.spanBuilder().setNoParent(), record, worker, groupId);
 	}
 
 	/**
@@ -183,17 +189,15 @@ public final class MicrometerRecordTracing implements RecordTracing {
 
 	private RecordTrace started(Span.Builder builder, ConsumerRecord<byte[], byte[]> record, String worker,
 			String groupId, RecordTrace unsampled) {
-		Span span = processSpan(builder, record);
+		Span span = startProcessSpan(builder, record, worker, groupId);
+		if (span == null) {
+			return unsampled;
+		}
 		if (span.isNoop()) {
-			if (!this.correlateUnsampledLogs) {
-				span.abandon();
-				return unsampled;
-			}
 			// A scope for the logs; the outputs carry what they would without it.
 			return new SpanTrace(span, unsampled);
 		}
-		tagged(span, record.topic(), worker, groupId)
-			.tag("messaging.destination.partition.id", Integer.toString(record.partition()))
+		span.tag("messaging.destination.partition.id", Integer.toString(record.partition()))
 			.tag("messaging.kafka.offset", Long.toString(record.offset()));
 		return new SpanTrace(span, null);
 	}
