@@ -2,20 +2,23 @@ package dev.lockstep.autoconfigure.dev;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.logging.LogLevel;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
  * Keeps the development broker quiet: when {@code lockstep.dev.embedded-broker.enabled}
- * is true and no {@code spring.kafka.bootstrap-servers} is set, the Kafka server's loggers default to WARN (it logs over a thousand INFO lines
- * while it starts, burying the application's own log). The levels are the environment's
- * last property source, so any {@code logging.level.*} the user sets for these loggers
- * wins.
+ * is true and no {@code spring.kafka.bootstrap-servers} is set, the Kafka server's
+ * loggers default to WARN (it logs over a thousand INFO lines while it starts, burying the
+ * application's own log), or to the root level where that is quieter. The levels are the
+ * environment's last property source, so any {@code logging.level.*} the user sets for
+ * these loggers wins.
  */
 public class DevBrokerLoggingEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
@@ -40,9 +43,26 @@ public class DevBrokerLoggingEnvironmentPostProcessor implements EnvironmentPost
 		if (!brokerStarts) {
 			return;
 		}
+		String level = quieterOfWarnAnd(environment.getProperty("logging.level.root"));
 		Map<String, Object> levels = new LinkedHashMap<>();
-		SERVER_LOGGERS.forEach((logger) -> levels.put("logging.level." + logger, "WARN"));
+		SERVER_LOGGERS.forEach((logger) -> levels.put("logging.level." + logger, level));
 		environment.getPropertySources().addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, levels));
+	}
+
+	// A logger's own level overrides the root's: a root set to ERROR (as the sample's
+	// one-shot commands do) would otherwise still print the broker's warnings.
+	private static String quieterOfWarnAnd(String root) {
+		if (root == null) {
+			return LogLevel.WARN.name();
+		}
+		try {
+			return (LogLevel.valueOf(root.trim().toUpperCase(Locale.ROOT)).compareTo(LogLevel.WARN) > 0) ? root
+					: LogLevel.WARN.name();
+		}
+		catch (IllegalArgumentException ex) {
+			// Spring Boot reports the root's own bad value.
+			return LogLevel.WARN.name();
+		}
 	}
 
 	@Override

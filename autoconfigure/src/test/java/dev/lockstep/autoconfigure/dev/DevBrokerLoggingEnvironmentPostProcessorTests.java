@@ -34,6 +34,20 @@ class DevBrokerLoggingEnvironmentPostProcessorTests {
 	}
 
 	@Test
+	void aQuieterRootLevelQuietsTheServerLoggersToo() {
+		for (String root : List.of("ERROR", "off")) {
+			StandardEnvironment environment = environment(
+					Map.of("lockstep.dev.embedded-broker.enabled", "true", "logging.level.root", root));
+			this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
+			assertThat(environment.getProperty("logging.level.org.apache.kafka.controller")).as(root).isEqualTo(root);
+		}
+		StandardEnvironment louder = environment(
+				Map.of("lockstep.dev.embedded-broker.enabled", "true", "logging.level.root", "DEBUG"));
+		this.postProcessor.postProcessEnvironment(louder, new SpringApplication());
+		assertThat(louder.getProperty("logging.level.org.apache.kafka.controller")).isEqualTo("WARN");
+	}
+
+	@Test
 	void nothingChangesWithoutTheDevelopmentBroker() {
 		for (Map<String, Object> properties : List.of(Map.<String, Object>of(),
 				Map.<String, Object>of("lockstep.dev.embedded-broker.enabled", "true", "spring.kafka.bootstrap-servers",

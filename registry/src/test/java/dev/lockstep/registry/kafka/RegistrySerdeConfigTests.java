@@ -1,6 +1,7 @@
 package dev.lockstep.registry.kafka;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import ch.qos.logback.classic.Level;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 
 class RegistrySerdeConfigTests {
 
@@ -28,7 +30,18 @@ class RegistrySerdeConfigTests {
 		configs.put("bootstrap.servers", "127.0.0.1:9092");
 		configs.put("linger.ms", 5);
 		configs.put("some.custom.interceptor.setting", "x");
-		RegistrySerdeConfig.of(configs, false).createClient();
+		Map<String, Object> given = Map.copyOf(configs);
+		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, false);
+		RegistrySerdeConfig registryKeysOnly = RegistrySerdeConfig.of(base(), false);
+		assertThat(config.createClient()).isNotNull();
+		assertThat(configs).as("the caller's configuration").isEqualTo(given);
+		assertThat(settings(config)).as("what the codec reads").isEqualTo(settings(registryKeysOnly));
+	}
+
+	private static List<Object> settings(RegistrySerdeConfig config) {
+		return List.of(config.autoRegister(), config.useLatestVersion(), config.schemaIdSource(),
+				config.specificReader(), config.subjectNameStrategy().getClass(), config.maxMessageBytes(),
+				config.cacheCapacity());
 	}
 
 	@Test
@@ -65,11 +78,13 @@ class RegistrySerdeConfigTests {
 
 	@Test
 	void refusedKeysAtTheirDefaultsAreAccepted() {
-		Map<String, Object> configs = base();
-		configs.put("normalize.schemas", false);
-		configs.put("use.schema.id", -1);
-		configs.put("proxy.host", "");
-		RegistrySerdeConfig.of(configs, false);
+		for (Map.Entry<String, Object> atDefault : Map.<String, Object>of("normalize.schemas", false, "use.schema.id",
+				-1, "proxy.host", "")
+			.entrySet()) {
+			Map<String, Object> configs = base();
+			configs.put(atDefault.getKey(), atDefault.getValue());
+			assertThatNoException().as(atDefault.getKey()).isThrownBy(() -> RegistrySerdeConfig.of(configs, false));
+		}
 	}
 
 	@Test
