@@ -377,12 +377,12 @@ public class LockstepProperties {
 		/**
 		 * Longest a poll waits for records.
 		 */
-		private Duration pollTimeout = Duration.ofMillis(100);
+		private Duration pollTimeout = WorkerSettings.DEFAULT_POLL_TIMEOUT;
 
 		/**
 		 * Number of slots, each one consumer and one transactional producer.
 		 */
-		private int concurrency = 1;
+		private int concurrency = WorkerSettings.DEFAULT_CONCURRENCY;
 
 		/**
 		 * Which records of a slot may be processed at the same time: partition (one at a
@@ -406,7 +406,7 @@ public class LockstepProperties {
 		/**
 		 * Stop once this many input records are committed (one-shot runs); 0 runs forever.
 		 */
-		private long stopAfterRecords = 0;
+		private long stopAfterRecords = WorkerSettings.Bounds.NONE.stopAfterRecords();
 
 		/**
 		 * Fail when no input arrives for this long (one-shot runs); unset waits forever.
@@ -416,7 +416,7 @@ public class LockstepProperties {
 		/**
 		 * Longest a graceful stop waits for the open transaction and the clients to close.
 		 */
-		private Duration shutdownTimeout = Duration.ofSeconds(30);
+		private Duration shutdownTimeout = WorkerSettings.DEFAULT_SHUTDOWN_TIMEOUT;
 
 		/**
 		 * Whether each slot is a static group member (group.instance.id = its transactional
@@ -635,18 +635,18 @@ public class LockstepProperties {
 		/**
 		 * Most input records in one transaction.
 		 */
-		private int maxRecords = 50_000;
+		private int maxRecords = WorkerSettings.TransactionSizing.DEFAULT.maxRecords();
 
 		/**
 		 * Longest a transaction stays open before it is committed.
 		 */
-		private Duration maxInterval = Duration.ofMillis(100);
+		private Duration maxInterval = WorkerSettings.TransactionSizing.DEFAULT.maxInterval();
 
 		/**
 		 * Transaction timeout (transaction.timeout.ms): how long a crashed instance's open
 		 * transaction can hold back read_committed readers.
 		 */
-		private Duration timeout = Duration.ofSeconds(10);
+		private Duration timeout = WorkerSettings.TransactionSizing.DEFAULT_TIMEOUT;
 
 		public int getMaxRecords() {
 			return this.maxRecords;
@@ -723,12 +723,12 @@ public class LockstepProperties {
 		/**
 		 * How many of a slot's most recent records are counted.
 		 */
-		private int window = 100;
+		private int window = WorkerSettings.InvalidInputPolicy.QuarantineGuard.DEFAULT.window();
 
 		/**
 		 * Share of invalid records in the window above which quarantine blocks the slot.
 		 */
-		private double maxRatio = 0.5;
+		private double maxRatio = WorkerSettings.InvalidInputPolicy.QuarantineGuard.DEFAULT.maxRatio();
 
 		public int getWindow() {
 			return this.window;
@@ -769,18 +769,18 @@ public class LockstepProperties {
 		/**
 		 * First backoff after a failure.
 		 */
-		private Duration initialBackoff = Duration.ofMillis(100);
+		private Duration initialBackoff = WorkerSettings.Recovery.DEFAULT.initialBackoff();
 
 		/**
 		 * Longest backoff; each consecutive failure doubles the wait up to it.
 		 */
-		private Duration maxBackoff = Duration.ofSeconds(10);
+		private Duration maxBackoff = WorkerSettings.Recovery.DEFAULT.maxBackoff();
 
 		/**
 		 * Consecutive aborted transactions without a commit after which a slot is STALLED
 		 * (health DOWN) until its next commit.
 		 */
-		private int stallAfter = 5;
+		private int stallAfter = WorkerSettings.Recovery.DEFAULT_STALL_AFTER;
 
 		public Duration getInitialBackoff() {
 			return this.initialBackoff;

@@ -137,19 +137,32 @@ class WorkerFactory {
 				this.codecs.serializer(outputKey, true, prefix + ".output-key"),
 				this.codecs.serializer(outputValue, false, prefix + ".output-value"),
 				List.of(InvalidDataException.class));
-		Duration idle = worker.getIdleTimeout();
-		return new WorkerSettings(name, List.copyOf(worker.getSourceTopics()), worker.getDestination(), groupId,
-				transactionalId, consumer, producer, codecs, worker.getConcurrency(), worker.getPollTimeout(),
-				new WorkerSettings.TransactionSizing(transaction.getMaxRecords(), transaction.getMaxInterval(),
-						transaction.getTimeout()),
-				new WorkerSettings.InvalidInputPolicy(mode, invalidInput.getQuarantineTopic(),
-						new WorkerSettings.InvalidInputPolicy.QuarantineGuard(invalidInput.getGuard().getWindow(),
-								invalidInput.getGuard().getMaxRatio())),
-				new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
-						worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()),
-				new WorkerSettings.Bounds(worker.getStopAfterRecords(), idle), worker.getShutdownTimeout(),
-				worker.getOrdering(), maxInFlight(worker), this.observations,
-				membership(prefix, worker, consumer, transactionalId));
+		WorkerSettings.Builder settings = WorkerSettings.builder(name)
+			.sourceTopics(List.copyOf(worker.getSourceTopics()))
+			.destination(worker.getDestination())
+			.groupId(groupId)
+			.transactionalId(transactionalId)
+			.consumerProperties(consumer)
+			.producerProperties(producer)
+			.codecs(codecs)
+			.concurrency(worker.getConcurrency())
+			.pollTimeout(worker.getPollTimeout())
+			.transaction(new WorkerSettings.TransactionSizing(transaction.getMaxRecords(), transaction.getMaxInterval(),
+					transaction.getTimeout()))
+			.invalidInput(new WorkerSettings.InvalidInputPolicy(mode, invalidInput.getQuarantineTopic(),
+					new WorkerSettings.InvalidInputPolicy.QuarantineGuard(invalidInput.getGuard().getWindow(),
+							invalidInput.getGuard().getMaxRatio())))
+			.recovery(new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
+					worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()))
+			.bounds(new WorkerSettings.Bounds(worker.getStopAfterRecords(), worker.getIdleTimeout()))
+			.shutdownTimeout(worker.getShutdownTimeout())
+			.ordering(worker.getOrdering())
+			.observations(this.observations)
+			.membership(membership(prefix, worker, consumer, transactionalId));
+		if (worker.getMaxInFlight() != null) {
+			settings.maxInFlight(worker.getMaxInFlight());
+		}
+		return settings.build();
 	}
 
 	/**
@@ -176,13 +189,6 @@ class WorkerFactory {
 					"Set a transactional-id of those characters, or " + prefix + ".static-membership=false.");
 		}
 		return new WorkerSettings.Membership(staticMembers, worker.isLeaveGroupOnStop());
-	}
-
-	private static int maxInFlight(LockstepProperties.Worker worker) {
-		if (worker.getOrdering() == WorkerSettings.Ordering.PARTITION) {
-			return 1;
-		}
-		return (worker.getMaxInFlight() != null) ? worker.getMaxInFlight() : WorkerSettings.DEFAULT_MAX_IN_FLIGHT;
 	}
 
 	private static String describeRegistryWait(LockstepProperties.Registry registry) {

@@ -171,6 +171,25 @@ class LockstepAutoConfigurationTests {
 	}
 
 	@Test
+	void aWorkerDeclaredInYamlHasTheRuntimesDefaultsForWhatItDoesNotSet() {
+		this.withWorker.run((context) -> {
+			WorkerSettings fromYaml = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+			WorkerSettings fromJava = WorkerSettings.builder("normalizer").build();
+			assertThat(fromYaml).usingRecursiveComparison()
+				.comparingOnlyFields("concurrency", "pollTimeout", "transaction", "invalidInput", "recovery", "bounds",
+						"shutdownTimeout", "ordering", "maxInFlight", "membership")
+				.isEqualTo(fromJava);
+		});
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.ordering=key").run((context) -> {
+			WorkerSettings fromYaml = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+			assertThat(fromYaml.maxInFlight()).isEqualTo(WorkerSettings.builder("normalizer")
+				.ordering(WorkerSettings.Ordering.KEY)
+				.build()
+				.maxInFlight());
+		});
+	}
+
+	@Test
 	void namedProducersAreTransactionalTemplatesBesideSpringBootsOwn() {
 		this.runner
 			.withPropertyValues("lockstep.producers.orders.value.codec=raw-avro",

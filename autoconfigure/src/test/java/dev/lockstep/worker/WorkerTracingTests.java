@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
 import dev.lockstep.autoconfigure.observation.NewTraces;
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
-import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
@@ -430,12 +429,22 @@ class WorkerTracingTests {
 		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		Codecs codecs = new Codecs(new StringDeserializer(), new StringDeserializer(), new StringSerializer(),
 				new StringSerializer());
-		return new WorkerSettings("traced", List.of(this.input), this.output, this.group,
-				"tx-" + this.group, consumer, kafka.clientProperties(), codecs, 1, Duration.ofMillis(100), sizing,
-				new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine),
-				new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)), Bounds.NONE, Duration.ofSeconds(30),
-				ordering, (ordering == Ordering.PARTITION) ? 1 : 16,
-				new WorkerObservations(registry, new MicrometerRecordTracing(tracer, propagator, true, false, this.newTraces)));
+		return WorkerSettings.builder("traced")
+			.sourceTopics(this.input)
+			.destination(this.output)
+			.groupId(this.group)
+			.transactionalId("tx-" + this.group)
+			.consumerProperties(consumer)
+			.producerProperties(kafka.clientProperties())
+			.codecs(codecs)
+			.transaction(sizing)
+			.invalidInput(new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine))
+			.recovery(new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)))
+			.ordering(ordering)
+			.maxInFlight((ordering == Ordering.PARTITION) ? 1 : 16)
+			.observations(new WorkerObservations(registry,
+					new MicrometerRecordTracing(tracer, propagator, true, false, this.newTraces)))
+			.build();
 	}
 
 	/** The spans of single records. */

@@ -13,16 +13,17 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * README's "Getting started" cannot drift from this module: every fenced block that
- * README marks with {@code <!-- getting-started/<file> -->} must be in that file, line
- * for line (tabs read as four spaces).
+ * README's "Getting started" cannot drift from this module, nor its worker without Spring
+ * Boot from the worker module's test: every fenced block that README marks with
+ * {@code <!-- getting-started/<file> -->} or {@code <!-- worker/<file> -->} must be in
+ * that file, line for line (tabs read as four spaces).
  */
 class ReadmeSnippetsTests {
 
 	private static final Path ROOT = Path.of("..");
 
 	private static final Pattern SNIPPET = Pattern
-		.compile("<!-- (getting-started/\\S+) -->\\R```\\w*\\R(.*?)\\R```", Pattern.DOTALL);
+		.compile("<!-- ((?:getting-started|worker)/\\S+) -->\\R```\\w*\\R(.*?)\\R```", Pattern.DOTALL);
 
 	@Test
 	void everyGettingStartedSnippetIsInTheFileItNames() throws IOException {
@@ -37,7 +38,8 @@ class ReadmeSnippetsTests {
 		}
 		assertThat(files).as("files README's Getting started shows")
 			.contains("getting-started/pom.xml", "getting-started/src/main/resources/application.yml",
-					"getting-started/src/test/java/com/example/payments/PaymentStatusTests.java");
+					"getting-started/src/test/java/com/example/payments/PaymentStatusTests.java",
+					"worker/src/test/java/com/example/plain/PlainWorkerTests.java");
 	}
 
 }

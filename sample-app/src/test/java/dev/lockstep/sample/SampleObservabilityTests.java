@@ -206,10 +206,21 @@ class SampleObservabilityTests {
 		// both keep consuming, reading only new input (the blocked order 9 lies behind it).
 		Map<String, Object> twinConsumer = new HashMap<>(settings.consumerProperties());
 		twinConsumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-		WorkerSettings twinSettings = new WorkerSettings("twin", settings.sourceTopics(), settings.destination(),
-				"twins", settings.transactionalId(), twinConsumer, settings.producerProperties(), settings.codecs(), 1,
-				settings.pollTimeout(), settings.transaction(), settings.invalidInput(), settings.recovery(),
-				settings.bounds(), settings.shutdownTimeout());
+		WorkerSettings twinSettings = WorkerSettings.builder("twin")
+			.sourceTopics(settings.sourceTopics())
+			.destination(settings.destination())
+			.groupId("twins")
+			.transactionalId(settings.transactionalId())
+			.consumerProperties(twinConsumer)
+			.producerProperties(settings.producerProperties())
+			.codecs(settings.codecs())
+			.pollTimeout(settings.pollTimeout())
+			.transaction(settings.transaction())
+			.invalidInput(settings.invalidInput())
+			.recovery(settings.recovery())
+			.bounds(settings.bounds())
+			.shutdownTimeout(settings.shutdownTimeout())
+			.build();
 		AtomicReference<Worker> twin = new AtomicReference<>(startTwin(twinSettings));
 		try {
 			// A fence nothing explains is re-initialised from once (it may be a broker's

@@ -2,18 +2,13 @@ package dev.lockstep.benchmarks.rebalance;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerSettings;
-import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
-import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.Membership;
-import dev.lockstep.worker.WorkerSettings.Recovery;
-import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -48,15 +43,18 @@ public final class RebalanceInstanceMain {
 			case "static-remain" -> new Membership(true, false);
 			default -> throw new IllegalArgumentException("Unknown membership " + args[6]);
 		};
-		WorkerSettings settings = new WorkerSettings("rebalance", List.of(args[1]), args[2], args[3], args[4],
-				consumer, producer,
-				new Codecs(new ByteArrayDeserializer(), new ByteArrayDeserializer(), new ByteArraySerializer(),
-						new ByteArraySerializer()),
-				1, Duration.ofMillis(100),
-				new TransactionSizing(50_000, Duration.ofMillis(100), Duration.ofSeconds(10)),
-				new InvalidInputPolicy(InvalidInputPolicy.Mode.BLOCK, null),
-				new Recovery(Duration.ofMillis(100), Duration.ofSeconds(10)), Bounds.NONE, Duration.ofSeconds(30))
-			.withMembership(membership);
+		// Every other setting at its default, the YAML's too.
+		WorkerSettings settings = WorkerSettings.builder("rebalance")
+			.sourceTopics(args[1])
+			.destination(args[2])
+			.groupId(args[3])
+			.transactionalId(args[4])
+			.consumerProperties(consumer)
+			.producerProperties(producer)
+			.codecs(new Codecs(new ByteArrayDeserializer(), new ByteArrayDeserializer(), new ByteArraySerializer(),
+					new ByteArraySerializer()))
+			.membership(membership)
+			.build();
 		Worker worker = new Worker(settings, RecordProcessor.of((byte[] value) -> value));
 		Runtime.getRuntime().addShutdownHook(new Thread(worker::stop, "rebalance-instance-stop"));
 		worker.start();

@@ -69,9 +69,9 @@ class SlotWorkTests {
 	@Test
 	void aFailingRecordTracingNeverFailsTheRecord() {
 		WorkerSettings observed = this.settings
-			.withObservations(new WorkerObservations(ObservationRegistry.NOOP, (record, worker, groupId) -> {
+			.toBuilder().observations(new WorkerObservations(ObservationRegistry.NOOP, (record, worker, groupId) -> {
 				throw new IllegalStateException("broken tracer");
-			}));
+			})).build();
 		RecordProcessor<String, String> blocking = (record, output) -> output.toDestination(record.key(), "out", null);
 		AsyncRecordProcessor<String, String> async = (record, output) -> {
 			output.toDestination(record.key(), "out", null);
@@ -117,8 +117,8 @@ class SlotWorkTests {
 			}
 
 		};
-		SlotWork work = SlotWork.of(this.settings.withObservations(new WorkerObservations(ObservationRegistry.NOOP,
-				broken)), (RecordProcessor<String, String>) (record, output) -> output.toDestination(record.key(),
+		SlotWork work = SlotWork.of(this.settings.toBuilder().observations(new WorkerObservations(ObservationRegistry.NOOP,
+				broken)).build(), (RecordProcessor<String, String>) (record, output) -> output.toDestination(record.key(),
 						"out", null));
 		ProcessedRecord processed = work.run(this.raw);
 		assertThat(processed.failure()).isNull();
@@ -138,8 +138,8 @@ class SlotWorkTests {
 			}
 
 		};
-		assertThat(SlotWork.of(this.settings.withObservations(new WorkerObservations(ObservationRegistry.NOOP,
-				noSlot)), (RecordProcessor<String, String>) (record, output) -> output.toDestination(record.key(),
+		assertThat(SlotWork.of(this.settings.toBuilder().observations(new WorkerObservations(ObservationRegistry.NOOP,
+				noSlot)).build(), (RecordProcessor<String, String>) (record, output) -> output.toDestination(record.key(),
 						"out", null))
 			.run(this.raw)
 			.outputs()).hasSize(1);
@@ -171,7 +171,7 @@ class SlotWorkTests {
 
 		};
 		WorkerSettings traced = this.settings
-			.withObservations(new WorkerObservations(ObservationRegistry.NOOP, (record, worker, groupId) -> broken));
+			.toBuilder().observations(new WorkerObservations(ObservationRegistry.NOOP, (record, worker, groupId) -> broken)).build();
 		ProcessedRecord processed = SlotWork
 			.of(traced, (RecordProcessor<String, String>) (record, output) -> output.toDestination(record.key(), "out",
 					null))
@@ -191,7 +191,7 @@ class SlotWorkTests {
 	void anAsynchronousRecordDroppedByAnInterruptEndsItsTraceWithItsStage() {
 		OpenTraces traces = new OpenTraces();
 		CompletableFuture<Void> stage = new CompletableFuture<>();
-		SlotWork work = SlotWork.of(this.settings.withObservations(new WorkerObservations(ObservationRegistry.NOOP, traces)),
+		SlotWork work = SlotWork.of(this.settings.toBuilder().observations(new WorkerObservations(ObservationRegistry.NOOP, traces)).build(),
 				(AsyncRecordProcessor<String, String>) (record, output) -> stage);
 		Thread.currentThread().interrupt();
 		ProcessedRecord processed;

@@ -17,7 +17,6 @@ import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import dev.lockstep.test.registry.TestSchemaRegistry;
 import dev.lockstep.worker.WorkerSettings.Recovery;
-import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
@@ -148,11 +147,9 @@ class WorkerFaultTests {
 			WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
 					new RawAvroDeserializer<>(Order.class), new StringSerializer(), valueSerializer,
 					WorkerTests.INVALID_DATA));
-			WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
-					base.groupId(), base.transactionalId(), base.consumerProperties(), base.producerProperties(),
-					base.codecs(), 1, base.pollTimeout(), base.transaction(),
-					new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine), base.recovery(), base.bounds(),
-					base.shutdownTimeout());
+			WorkerSettings settings = base.toBuilder()
+				.invalidInput(new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine))
+				.build();
 			Worker worker = start(settings);
 			await().atMost(Duration.ofSeconds(60))
 				.until(() -> worker.state().slots().get(0).recentErrors().size() >= 3);
@@ -180,11 +177,9 @@ class WorkerFaultTests {
 		WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
 				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class),
 				WorkerTests.INVALID_DATA));
-		WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
-				base.groupId(), base.transactionalId(), base.consumerProperties(), base.producerProperties(),
-				base.codecs(), 1, base.pollTimeout(),
-				new TransactionSizing(500, Duration.ofMillis(100), Duration.ofSeconds(2)), base.invalidInput(),
-				base.recovery(), base.bounds(), base.shutdownTimeout());
+		WorkerSettings settings = base.toBuilder()
+			.transaction(new TransactionSizing(500, Duration.ofMillis(100), Duration.ofSeconds(2)))
+			.build();
 		Worker worker = start(settings, RecordProcessor.of((Order order) -> {
 			if (calls.incrementAndGet() == 5) {
 				await().pollDelay(Duration.ofSeconds(16)).atMost(Duration.ofSeconds(20)).until(() -> true);
@@ -207,11 +202,10 @@ class WorkerFaultTests {
 		producer.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 3000);
 		WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
 				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class), WorkerTests.INVALID_DATA));
-		WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
-				base.groupId(), base.transactionalId(), base.consumerProperties(), producer, base.codecs(), 1,
-				base.pollTimeout(), new TransactionSizing(500, Duration.ofSeconds(3), Duration.ofSeconds(60)),
-				base.invalidInput(),
-				base.recovery(), base.bounds(), base.shutdownTimeout());
+		WorkerSettings settings = base.toBuilder()
+			.producerProperties(producer)
+			.transaction(new TransactionSizing(500, Duration.ofSeconds(3), Duration.ofSeconds(60)))
+			.build();
 		Worker worker = start(settings, RecordProcessor.of((Order order) -> {
 			processed.incrementAndGet();
 			return WorkerTests.normalize(order);
@@ -235,10 +229,7 @@ class WorkerFaultTests {
 		producer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64);
 		WorkerSettings base = settings("tx", 1, new Codecs(new StringDeserializer(),
 				new RawAvroDeserializer<>(Order.class), new StringSerializer(), new RawAvroSerializer<>(Order.class), WorkerTests.INVALID_DATA));
-		WorkerSettings settings = new WorkerSettings(base.name(), base.sourceTopics(), base.destination(),
-				base.groupId(), base.transactionalId(), base.consumerProperties(), producer, base.codecs(), 1,
-				base.pollTimeout(), base.transaction(), base.invalidInput(), base.recovery(), base.bounds(),
-				base.shutdownTimeout());
+		WorkerSettings settings = base.toBuilder().producerProperties(producer).build();
 		Worker worker = start(settings);
 		await().atMost(Duration.ofSeconds(60))
 			.until(() -> worker.state().slots().get(0).recentErrors().stream()
@@ -278,11 +269,18 @@ class WorkerFaultTests {
 	private WorkerSettings settings(String transactionalId, int concurrency, Codecs codecs) {
 		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
 		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-		return new WorkerSettings("fault", List.of(this.input), this.output, this.group,
-				transactionalId + "-" + this.group, consumer, kafka.clientProperties(), codecs, concurrency,
-				Duration.ofMillis(100), new TransactionSizing(500, Duration.ofMillis(100)),
-				new InvalidInputPolicy(Mode.BLOCK, null), new Recovery(Duration.ofMillis(100), Duration.ofSeconds(1)),
-				Bounds.NONE, Duration.ofSeconds(30));
+		return WorkerSettings.builder("fault")
+			.sourceTopics(this.input)
+			.destination(this.output)
+			.groupId(this.group)
+			.transactionalId(transactionalId + "-" + this.group)
+			.consumerProperties(consumer)
+			.producerProperties(kafka.clientProperties())
+			.codecs(codecs)
+			.concurrency(concurrency)
+			.transaction(new TransactionSizing(500, Duration.ofMillis(100)))
+			.recovery(new Recovery(Duration.ofMillis(100), Duration.ofSeconds(1)))
+			.build();
 	}
 
 	private static byte[] bytes(String text) {

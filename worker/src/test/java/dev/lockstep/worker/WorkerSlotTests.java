@@ -3,12 +3,9 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
 import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
@@ -16,7 +13,6 @@ import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -28,8 +24,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.health.contributor.Status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -251,35 +245,6 @@ class WorkerSlotTests {
 	}
 
 	@Test
-	void slotThatOnlyAbortsIsStalledUntilItCommitsAgain() {
-		this.slot = new MockSlot(10);
-		AtomicBoolean broken = new AtomicBoolean(true);
-		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
-				MockSlot.strings()), RecordProcessor.of((String value) -> {
-					if (broken.get()) {
-						this.slot.producer().commitTransactionException = new TransactionAbortableException("too large");
-					}
-					else {
-						this.slot.producer().commitTransactionException = null;
-					}
-					return upper(value);
-				}));
-		LockstepWorkersHealthIndicator health = new LockstepWorkersHealthIndicator(
-				new LockstepWorkers(Map.of("mock", worker), Set.of()));
-		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.STALLED);
-		assertThat(worker.state().committedRecords()).isZero();
-		assertThat(this.slot.slot().recentErrors())
-			.anyMatch((error) -> error.contains("STALLED: 3 failed transactions"));
-		// Still recovering, and nothing says another instance or a permanent error stops it.
-		assertThat(health.health(true).getStatus()).isEqualTo(LockstepWorkersHealthIndicator.RECOVERING);
-		broken.set(false);
-		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
-		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
-		assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
-		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
-	}
-
-	@Test
 	void rewindReplaysFromTheFirstUncommittedRecordWhenTheAssignedPositionWasUnknown() {
 		this.slot = new MockSlot(10);
 		// The position lookup in the assignment callback fails (a slow coordinator).
@@ -359,7 +324,7 @@ class WorkerSlotTests {
 		AtomicInteger calls = new AtomicInteger();
 		AtomicBoolean commitFails = new AtomicBoolean();
 		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
-				MockSlot.strings()).withObservations(new WorkerObservations(registry, traces)),
+				MockSlot.strings()).toBuilder().observations(new WorkerObservations(registry, traces)).build(),
 				RecordProcessor.of((String value) -> {
 					if (calls.incrementAndGet() == 3) {
 						throw new IllegalStateException("transient");

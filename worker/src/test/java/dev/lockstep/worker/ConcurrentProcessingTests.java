@@ -218,7 +218,7 @@ class ConcurrentProcessingTests {
 		// service): the 10th record of the first poll that runs on this thread.
 		WorkerSettings settings = MockSlot
 			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
-			.withOrdering(Ordering.KEY, 10);
+			.toBuilder().ordering(Ordering.KEY).maxInFlight(10).build();
 		this.processing = new ConcurrentProcessing(SlotId.of(settings, 0), settings,
 				SlotWork.of(settings, (RecordProcessor<String, String>) (record, output) -> {
 					threads.put(record.offset(), Thread.currentThread().getName());
@@ -272,7 +272,7 @@ class ConcurrentProcessingTests {
 	private ConcurrentProcessing processing(Processor processor, Ordering ordering, int maxInFlight) {
 		WorkerSettings settings = MockSlot
 			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
-			.withOrdering(ordering, maxInFlight);
+			.toBuilder().ordering(ordering).maxInFlight(maxInFlight).build();
 		SlotWork work = switch (processor) {
 			case BLOCKING -> SlotWork.of(settings, (RecordProcessor<String, String>) (record, output) -> {
 				started(record).get(1, TimeUnit.MINUTES);

@@ -153,7 +153,7 @@ class ConcurrentWorkerSlotTests {
 		Worker worker = this.slot.start(MockSlot
 			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(50)), MockSlot.strings(),
 					new WorkerSettings.Bounds(40, null))
-			.withOrdering(Ordering.NONE, 16), RecordProcessor.of(ConcurrentWorkerSlotTests::upper));
+			.toBuilder().ordering(Ordering.NONE).maxInFlight(16).build(), RecordProcessor.of(ConcurrentWorkerSlotTests::upper));
 		assertThat(worker.awaitTermination(WAIT)).isTrue();
 		assertThat(worker.state().committedRecords()).isEqualTo(40);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(40));
@@ -226,12 +226,12 @@ class ConcurrentWorkerSlotTests {
 
 	private static WorkerSettings settings(Ordering ordering, int maxInFlight) {
 		return MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(50)), MockSlot.strings())
-			.withOrdering(ordering, maxInFlight);
+			.toBuilder().ordering(ordering).maxInFlight(maxInFlight).build();
 	}
 
 	private static WorkerSettings settings(Mode mode, Codecs codecs, Ordering ordering, int maxInFlight) {
 		return MockSlot.settings(mode, new TransactionSizing(100, Duration.ofMillis(50)), codecs)
-			.withOrdering(ordering, maxInFlight);
+			.toBuilder().ordering(ordering).maxInFlight(maxInFlight).build();
 	}
 
 	private static Codecs invalidAt(int offset) {

@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lockstep.autoconfigure.metrics.MicrometerWorkerListener;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.registry.kafka.RawAvroDeserializer;
@@ -25,7 +24,6 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Membership;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import dev.lockstep.worker.test.Order;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -205,9 +203,9 @@ class WorkerTests {
 			}
 			return normalize(order);
 		});
-		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		CountingListener listener = new CountingListener();
 		Worker worker = new Worker(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5))),
-				flaky, new DefaultRecoveryPolicy(), new MicrometerWorkerListener(meters));
+				flaky, new DefaultRecoveryPolicy(), listener);
 		this.workers.add(worker);
 		worker.start();
 
@@ -216,11 +214,11 @@ class WorkerTests {
 		assertThat(out).extracting(WorkerTests::key).doesNotHaveDuplicates().hasSize(20);
 		assertThat(worker.state().slots().get(0).recentErrors()).anyMatch((error) -> error.contains("ABORT"));
 		assertThat(calls.get()).isGreaterThan(20);
-		// Metrics count what was committed, not what was attempted.
-		assertThat(meters.get("lockstep.worker.transactions").tag("result", "aborted").counter().count()).isEqualTo(2);
-		assertThat(meters.get("lockstep.worker.records").tag("outcome", "processed").counter().count()).isEqualTo(20);
-		assertThat(meters.get("lockstep.worker.records.out").counter().count()).isEqualTo(20);
-		assertThat(meters.get("lockstep.worker.recoveries").tag("category", "abortable").counter().count()).isEqualTo(2);
+		// The listener (metrics) hears what was committed, not what was attempted.
+		assertThat(listener.aborted).hasValue(2);
+		assertThat(listener.processed).hasValue(20);
+		assertThat(listener.outputs).hasValue(20);
+		assertThat(listener.recoveries(FailureCategory.ABORTABLE)).isEqualTo(2);
 	}
 
 	@Test
@@ -364,9 +362,9 @@ class WorkerTests {
 		TransactionSizing sizing = new TransactionSizing(500, Duration.ofMillis(100));
 		Membership remaining = new Membership(true, false);
 		WorkerSettings a = settings("tx-" + this.group + "-a", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of())
-			.withMembership(remaining);
+			.toBuilder().membership(remaining).build();
 		WorkerSettings b = settings("tx-" + this.group + "-b", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of())
-			.withMembership(remaining);
+			.toBuilder().membership(remaining).build();
 		Worker first = start(a);
 		Worker second = start(b);
 		await().atMost(Duration.ofMinutes(2))
@@ -452,11 +450,21 @@ class WorkerTests {
 		consumer.putAll(consumerExtras);
 		Codecs codecs = new Codecs(new StringDeserializer(), new RawAvroDeserializer<>(Order.class),
 				new StringSerializer(), new RawAvroSerializer<>(Order.class), INVALID_DATA);
-		return new WorkerSettings("test", List.of(this.input), this.output, this.group, transactionalId, consumer,
-				kafka.clientProperties(), codecs, concurrency, Duration.ofMillis(100), sizing,
-				new InvalidInputPolicy(mode, this.quarantine), new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)),
-				bounds, Duration.ofSeconds(30))
-			.withMembership(membership());
+		return WorkerSettings.builder("test")
+			.sourceTopics(this.input)
+			.destination(this.output)
+			.groupId(this.group)
+			.transactionalId(transactionalId)
+			.consumerProperties(consumer)
+			.producerProperties(kafka.clientProperties())
+			.codecs(codecs)
+			.concurrency(concurrency)
+			.transaction(sizing)
+			.invalidInput(new InvalidInputPolicy(mode, this.quarantine))
+			.recovery(new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)))
+			.bounds(bounds)
+			.membership(membership())
+			.build();
 	}
 
 	ProducerRecord<byte[], byte[]> order(String key, long id, String status, long amount) {

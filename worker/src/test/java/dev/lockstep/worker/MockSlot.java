@@ -79,9 +79,19 @@ final class MockSlot implements AutoCloseable {
 
 	static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs,
 			Bounds bounds) {
-		return new WorkerSettings("mock", List.of(INPUT), OUTPUT, "group", "tx", Map.of(), Map.of(), codecs, 1,
-				Duration.ofMillis(10), sizing, new InvalidInputPolicy(mode, QUARANTINE),
-				new Recovery(Duration.ofMillis(1), Duration.ofMillis(20), 3), bounds, Duration.ofSeconds(5));
+		return WorkerSettings.builder("mock")
+			.sourceTopics(INPUT)
+			.destination(OUTPUT)
+			.groupId("group")
+			.transactionalId("tx")
+			.codecs(codecs)
+			.pollTimeout(Duration.ofMillis(10))
+			.transaction(sizing)
+			.invalidInput(new InvalidInputPolicy(mode, QUARANTINE))
+			.recovery(new Recovery(Duration.ofMillis(1), Duration.ofMillis(20), 3))
+			.bounds(bounds)
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.build();
 	}
 
 	static Codecs strings() {

@@ -1,14 +1,10 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
-import dev.lockstep.worker.WorkerSettings.Bounds;
-import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Membership;
-import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import org.junit.jupiter.api.Test;
 
@@ -33,11 +29,13 @@ class KafkaSlotClientsTests {
 
 	@Test
 	void aDynamicSlotJoinsAsANewMemberEachTimeWhateverIdItWasGiven() {
-		WorkerSettings dynamic = new WorkerSettings("mock", List.of("in"), "out", "group", "tx",
-				Map.of("group.instance.id", "shared"), Map.of(), MockSlot.strings(), 2, Duration.ofMillis(10),
-				new TransactionSizing(100, Duration.ofSeconds(1)), new InvalidInputPolicy(Mode.BLOCK, null),
-				new Recovery(Duration.ofMillis(1), Duration.ofMillis(20)), Bounds.NONE, Duration.ofSeconds(5))
-			.withMembership(Membership.DYNAMIC);
+		WorkerSettings dynamic = MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)),
+				MockSlot.strings())
+			.toBuilder()
+			.consumerProperties(Map.of("group.instance.id", "shared"))
+			.concurrency(2)
+			.membership(Membership.DYNAMIC)
+			.build();
 		assertThat(new KafkaSlotClients(dynamic, SlotId.of(dynamic, 0)).consumerProperties())
 			.doesNotContainKey("group.instance.id");
 	}

@@ -3,11 +3,8 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lockstep.autoconfigure.health.LockstepWorkersHealthIndicator;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
@@ -18,8 +15,6 @@ import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.errors.UnknownServerException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.health.contributor.Status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -185,27 +180,6 @@ class SlotEvidenceTests {
 		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.FAILED);
 		assertThat(this.slot.slot().recentErrors())
 			.anyMatch((error) -> error.contains("producer initialisation failed: InvalidTxnTimeoutException"));
-	}
-
-	@Test
-	void callsThatTimeOutAndAreRepeatedNeitherStallTheSlotNorTakeItsHealthDown() {
-		this.slot = new MockSlot(5);
-		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
-				new TransactionSizing(5, Duration.ofSeconds(5), Duration.ofMinutes(1)), MockSlot.strings()),
-				RecordProcessor.of((String value) -> {
-					this.slot.producer().commitTransactionException = new TimeoutException("broker down");
-					return upper(value);
-				}));
-		LockstepWorkersHealthIndicator health = new LockstepWorkersHealthIndicator(
-				new LockstepWorkers(Map.of("mock", worker), Set.of()));
-		// Ten times the stall threshold of repeated calls: the broker is down for a while.
-		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
-			.filter((error) -> error.contains("commit timed out, retrying")).count() >= 30);
-		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
-		assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
-		this.slot.producer().commitTransactionException = null;
-		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 5);
-		assertThat(this.slot.slot().recentErrors()).noneMatch((error) -> error.contains("STALLED"));
 	}
 
 	private static String upper(String value) {

@@ -10,7 +10,9 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * Everything a {@link Worker} needs, resolved: Kafka client properties already merged
  * (connection, security and the worker's own), codecs already built. Configuration
- * classes build this from {@code lockstep.workers.<name>.*}; tests build it directly.
+ * classes build this from {@code lockstep.workers.<name>.*}; code without Spring Boot and
+ * tests build it with {@link #builder(String)}. Every default is defined here, once, and
+ * the YAML binding starts from the same values.
  *
  * @param name the worker's name, used in thread names, logs and metrics
  * @param sourceTopics the topics consumed
@@ -40,6 +42,15 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
 		Ordering ordering, int maxInFlight, WorkerObservations observations, Membership membership) {
 
+	/** One slot unless set. */
+	public static final int DEFAULT_CONCURRENCY = 1;
+
+	/** The longest a poll waits for records unless set. */
+	public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(100);
+
+	/** The longest a graceful stop waits for the slots unless set. */
+	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
 	/** Records in flight per slot under {@link Ordering#KEY} and {@link Ordering#NONE} unless set. */
 	public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
@@ -63,130 +74,38 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	}
 
 	/**
-	 * Create settings whose slots are members of the group as is the default for its
-	 * protocol ({@link Membership#defaultFor}).
-	 * @param name the worker's name
-	 * @param sourceTopics the topics consumed
-	 * @param destination the topic {@link Output#toDestination} writes to
-	 * @param groupId the consumer group
-	 * @param transactionalId the base of each slot's transactional id
-	 * @param consumerProperties consumer properties
-	 * @param producerProperties producer properties
-	 * @param codecs the key and value codecs of input and output
-	 * @param concurrency the number of slots
-	 * @param pollTimeout the longest a poll waits for records
-	 * @param transaction when an open transaction is committed
-	 * @param invalidInput what happens to records that can never be processed
-	 * @param recovery the back-off between recovery attempts
-	 * @param bounds optional bounds for one-shot runs
-	 * @param shutdownTimeout the longest a graceful stop waits for the slots
-	 * @param ordering which records of a slot may be processed at the same time
-	 * @param maxInFlight the most records a slot processes at once
-	 * @param observations the worker's observations
+	 * Start building the settings of a worker; what is not set keeps its default.
+	 * @param name the worker's name, used in thread names, logs and metrics
+	 * @return a builder
 	 */
-	public WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
-			String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
-			Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
-			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
-			Ordering ordering, int maxInFlight, WorkerObservations observations) {
-		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
-				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				ordering, maxInFlight, observations, null);
+	public static Builder builder(String name) {
+		return new Builder(name);
 	}
 
 	/**
-	 * Create settings without observations.
-	 * @param name the worker's name
-	 * @param sourceTopics the topics consumed
-	 * @param destination the topic {@link Output#toDestination} writes to
-	 * @param groupId the consumer group
-	 * @param transactionalId the base of each slot's transactional id
-	 * @param consumerProperties consumer properties
-	 * @param producerProperties producer properties
-	 * @param codecs the key and value codecs of input and output
-	 * @param concurrency the number of slots
-	 * @param pollTimeout the longest a poll waits for records
-	 * @param transaction when an open transaction is committed
-	 * @param invalidInput what happens to records that can never be processed
-	 * @param recovery the back-off between recovery attempts
-	 * @param bounds optional bounds for one-shot runs
-	 * @param shutdownTimeout the longest a graceful stop waits for the slots
-	 * @param ordering which records of a slot may be processed at the same time
-	 * @param maxInFlight the most records a slot processes at once
+	 * Return a builder holding these settings, to change some of them.
+	 * @return a builder
 	 */
-	public WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
-			String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
-			Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
-			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
-			Ordering ordering, int maxInFlight) {
-		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
-				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				ordering, maxInFlight, WorkerObservations.NONE, null);
-	}
-
-	/**
-	 * Create settings of a partition-ordered worker: one record of a slot at a time.
-	 * @param name the worker's name
-	 * @param sourceTopics the topics consumed
-	 * @param destination the topic {@link Output#toDestination} writes to
-	 * @param groupId the consumer group
-	 * @param transactionalId the base of each slot's transactional id
-	 * @param consumerProperties consumer properties
-	 * @param producerProperties producer properties
-	 * @param codecs the key and value codecs of input and output
-	 * @param concurrency the number of slots
-	 * @param pollTimeout the longest a poll waits for records
-	 * @param transaction when an open transaction is committed
-	 * @param invalidInput what happens to records that can never be processed
-	 * @param recovery the back-off between recovery attempts
-	 * @param bounds optional bounds for one-shot runs
-	 * @param shutdownTimeout the longest a graceful stop waits for the slots
-	 */
-	public WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
-			String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
-			Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
-			InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout) {
-		this(name, sourceTopics, destination, groupId, transactionalId, consumerProperties, producerProperties,
-				codecs, concurrency, pollTimeout, transaction, invalidInput, recovery, bounds, shutdownTimeout,
-				Ordering.PARTITION, 1, WorkerObservations.NONE, null);
-	}
-
-	/**
-	 * Return these settings with another ordering.
-	 * @param ordering which records of a slot may be processed at the same time
-	 * @param maxInFlight the most records a slot processes at once (1 under
-	 * {@link Ordering#PARTITION})
-	 * @return the new settings
-	 */
-	public WorkerSettings withOrdering(Ordering ordering, int maxInFlight) {
-		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
-				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
-				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, ordering,
-				maxInFlight, this.observations, this.membership);
-	}
-
-	/**
-	 * Return these settings with observations.
-	 * @param observations the worker's observations
-	 * @return the new settings
-	 */
-	public WorkerSettings withObservations(WorkerObservations observations) {
-		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
-				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
-				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, this.ordering,
-				this.maxInFlight, observations, this.membership);
-	}
-
-	/**
-	 * Return these settings with another group membership.
-	 * @param membership how each slot's consumer is a member of the group
-	 * @return the new settings
-	 */
-	public WorkerSettings withMembership(Membership membership) {
-		return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId, this.transactionalId,
-				this.consumerProperties, this.producerProperties, this.codecs, this.concurrency, this.pollTimeout,
-				this.transaction, this.invalidInput, this.recovery, this.bounds, this.shutdownTimeout, this.ordering,
-				this.maxInFlight, this.observations, membership);
+	public Builder toBuilder() {
+		Builder builder = new Builder(this.name).sourceTopics(this.sourceTopics)
+			.destination(this.destination)
+			.groupId(this.groupId)
+			.transactionalId(this.transactionalId)
+			.consumerProperties(this.consumerProperties)
+			.producerProperties(this.producerProperties)
+			.codecs(this.codecs)
+			.concurrency(this.concurrency)
+			.pollTimeout(this.pollTimeout)
+			.transaction(this.transaction)
+			.invalidInput(this.invalidInput)
+			.recovery(this.recovery)
+			.bounds(this.bounds)
+			.shutdownTimeout(this.shutdownTimeout)
+			.ordering(this.ordering)
+			.observations(this.observations)
+			.membership(this.membership);
+		// Under PARTITION the one record in flight is the ordering's, not a setting to carry over.
+		return (this.ordering != Ordering.PARTITION) ? builder.maxInFlight(this.maxInFlight) : builder;
 	}
 
 	/**
@@ -206,6 +125,264 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	 */
 	public String transactionalId(int slot) {
 		return this.transactionalId + "-" + slot;
+	}
+
+	/**
+	 * Builds {@link WorkerSettings}: the topics, group, transactional id and codecs are the
+	 * worker's own; everything else starts at its default.
+	 */
+	public static final class Builder {
+
+		private final String name;
+
+		private List<String> sourceTopics = List.of();
+
+		private String destination;
+
+		private String groupId;
+
+		private String transactionalId;
+
+		private Map<String, Object> consumerProperties = Map.of();
+
+		private Map<String, Object> producerProperties = Map.of();
+
+		private Codecs codecs;
+
+		private int concurrency = DEFAULT_CONCURRENCY;
+
+		private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
+
+		private TransactionSizing transaction = TransactionSizing.DEFAULT;
+
+		private InvalidInputPolicy invalidInput = InvalidInputPolicy.BLOCK;
+
+		private Recovery recovery = Recovery.DEFAULT;
+
+		private Bounds bounds = Bounds.NONE;
+
+		private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+
+		private Ordering ordering = Ordering.PARTITION;
+
+		private Integer maxInFlight;
+
+		private WorkerObservations observations = WorkerObservations.NONE;
+
+		private Membership membership;
+
+		private Builder(String name) {
+			this.name = name;
+		}
+
+		/**
+		 * The topics consumed.
+		 * @param sourceTopics the topics
+		 * @return this builder
+		 */
+		public Builder sourceTopics(List<String> sourceTopics) {
+			this.sourceTopics = sourceTopics;
+			return this;
+		}
+
+		/**
+		 * The topics consumed.
+		 * @param sourceTopics the topics
+		 * @return this builder
+		 */
+		public Builder sourceTopics(String... sourceTopics) {
+			return sourceTopics(List.of(sourceTopics));
+		}
+
+		/**
+		 * The topic {@link Output#toDestination} writes to.
+		 * @param destination the topic
+		 * @return this builder
+		 */
+		public Builder destination(String destination) {
+			this.destination = destination;
+			return this;
+		}
+
+		/**
+		 * The consumer group.
+		 * @param groupId the group id
+		 * @return this builder
+		 */
+		public Builder groupId(String groupId) {
+			this.groupId = groupId;
+			return this;
+		}
+
+		/**
+		 * The base of each slot's transactional id ({@code <id>-<slot>}).
+		 * @param transactionalId the base
+		 * @return this builder
+		 */
+		public Builder transactionalId(String transactionalId) {
+			this.transactionalId = transactionalId;
+			return this;
+		}
+
+		/**
+		 * The consumer's properties (bootstrap servers, security, tuning); the worker sets
+		 * the exactly-once ones itself.
+		 * @param consumerProperties the properties
+		 * @return this builder
+		 */
+		public Builder consumerProperties(Map<String, Object> consumerProperties) {
+			this.consumerProperties = consumerProperties;
+			return this;
+		}
+
+		/**
+		 * The producer's properties (bootstrap servers, security, tuning); the worker sets
+		 * the exactly-once ones itself.
+		 * @param producerProperties the properties
+		 * @return this builder
+		 */
+		public Builder producerProperties(Map<String, Object> producerProperties) {
+			this.producerProperties = producerProperties;
+			return this;
+		}
+
+		/**
+		 * The key and value codecs of input and output.
+		 * @param codecs the codecs
+		 * @return this builder
+		 */
+		public Builder codecs(Codecs codecs) {
+			this.codecs = codecs;
+			return this;
+		}
+
+		/**
+		 * The number of slots, each one consumer and one transactional producer.
+		 * @param concurrency the number of slots
+		 * @return this builder
+		 */
+		public Builder concurrency(int concurrency) {
+			this.concurrency = concurrency;
+			return this;
+		}
+
+		/**
+		 * The longest a poll waits for records.
+		 * @param pollTimeout the timeout
+		 * @return this builder
+		 */
+		public Builder pollTimeout(Duration pollTimeout) {
+			this.pollTimeout = pollTimeout;
+			return this;
+		}
+
+		/**
+		 * When an open transaction is committed.
+		 * @param transaction the sizing
+		 * @return this builder
+		 */
+		public Builder transaction(TransactionSizing transaction) {
+			this.transaction = transaction;
+			return this;
+		}
+
+		/**
+		 * What happens to records that can never be processed.
+		 * @param invalidInput the policy
+		 * @return this builder
+		 */
+		public Builder invalidInput(InvalidInputPolicy invalidInput) {
+			this.invalidInput = invalidInput;
+			return this;
+		}
+
+		/**
+		 * The back-off between recovery attempts, and when a slot counts as stalled.
+		 * @param recovery the recovery settings
+		 * @return this builder
+		 */
+		public Builder recovery(Recovery recovery) {
+			this.recovery = recovery;
+			return this;
+		}
+
+		/**
+		 * Bounds for a one-shot run.
+		 * @param bounds the bounds
+		 * @return this builder
+		 */
+		public Builder bounds(Bounds bounds) {
+			this.bounds = bounds;
+			return this;
+		}
+
+		/**
+		 * The longest a graceful stop waits for the slots.
+		 * @param shutdownTimeout the timeout
+		 * @return this builder
+		 */
+		public Builder shutdownTimeout(Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+			return this;
+		}
+
+		/**
+		 * Which records of a slot may be processed at the same time.
+		 * @param ordering the ordering
+		 * @return this builder
+		 */
+		public Builder ordering(Ordering ordering) {
+			this.ordering = ordering;
+			return this;
+		}
+
+		/**
+		 * The most records a slot processes at once under {@link Ordering#KEY} and
+		 * {@link Ordering#NONE} (unless set: {@link #DEFAULT_MAX_IN_FLIGHT}); under
+		 * {@link Ordering#PARTITION} it is 1 whatever is set, as in the YAML.
+		 * @param maxInFlight the most records in flight
+		 * @return this builder
+		 */
+		public Builder maxInFlight(int maxInFlight) {
+			this.maxInFlight = maxInFlight;
+			return this;
+		}
+
+		/**
+		 * The worker's observations.
+		 * @param observations the observations
+		 * @return this builder
+		 */
+		public Builder observations(WorkerObservations observations) {
+			this.observations = observations;
+			return this;
+		}
+
+		/**
+		 * How each slot's consumer is a member of the group, instead of
+		 * {@link Membership#defaultFor the default for its group protocol}.
+		 * @param membership the membership
+		 * @return this builder
+		 */
+		public Builder membership(Membership membership) {
+			this.membership = membership;
+			return this;
+		}
+
+		/**
+		 * Build the settings.
+		 * @return the settings
+		 * @throws IllegalArgumentException if a setting is out of its range
+		 */
+		public WorkerSettings build() {
+			int inFlight = (this.ordering == Ordering.PARTITION) ? 1
+					: (this.maxInFlight != null) ? this.maxInFlight : DEFAULT_MAX_IN_FLIGHT;
+			return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId,
+					this.transactionalId, this.consumerProperties, this.producerProperties, this.codecs,
+					this.concurrency, this.pollTimeout, this.transaction, this.invalidInput, this.recovery, this.bounds,
+					this.shutdownTimeout, this.ordering, inFlight, this.observations, this.membership);
+		}
+
 	}
 
 	/**
@@ -296,11 +473,18 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	 */
 	public record TransactionSizing(int maxRecords, Duration maxInterval, Duration timeout) {
 
-		/** Kafka's default transaction timeout. */
-		public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(1);
+		/**
+		 * The transaction timeout unless set: well under Kafka's default of one minute, so
+		 * that a transaction a dead slot left open is aborted, and its partitions read on,
+		 * within seconds.
+		 */
+		public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+		/** At most 50,000 records or 100 ms a transaction, with the default timeout. */
+		public static final TransactionSizing DEFAULT = new TransactionSizing(50_000, Duration.ofMillis(100));
 
 		/**
-		 * Create sizing with Kafka's default transaction timeout of one minute.
+		 * Create sizing with the default transaction timeout.
 		 * @param maxRecords the most input records in one transaction
 		 * @param maxInterval the longest a transaction stays open
 		 */
@@ -319,6 +503,9 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	 * @param guard when quarantine blocks instead
 	 */
 	public record InvalidInputPolicy(Mode mode, String quarantineTopic, QuarantineGuard guard) {
+
+		/** Block at the first invalid record: the default. */
+		public static final InvalidInputPolicy BLOCK = new InvalidInputPolicy(Mode.BLOCK, null);
 
 		/**
 		 * Create a policy with the default guard.
@@ -381,6 +568,9 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 
 		/** A slot is STALLED after 5 consecutive failed transactions by default. */
 		public static final int DEFAULT_STALL_AFTER = 5;
+
+		/** Back-off from 100 ms up to 10 s; STALLED after {@value #DEFAULT_STALL_AFTER} failed transactions. */
+		public static final Recovery DEFAULT = new Recovery(Duration.ofMillis(100), Duration.ofSeconds(10));
 
 		public Recovery {
 			if (stallAfter < 1) {

@@ -20,16 +20,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
-import dev.lockstep.autoconfigure.metrics.MicrometerWorkerListener;
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
-import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Ordering;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -93,22 +90,22 @@ class ConcurrentWorkerTests {
 		kafka.produce(events(0, 3000, 100));
 		AtomicInteger running = new AtomicInteger();
 		AtomicInteger mostRunning = new AtomicInteger();
-		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		CountingListener listener = new CountingListener();
 		Worker worker = start(settings(Ordering.KEY, 64, "tx-" + this.group, Mode.BLOCK), (String value) -> {
 			mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
 			Thread.sleep(ThreadLocalRandom.current().nextInt(4));
 			running.decrementAndGet();
 			return upper(value);
-		}, new MicrometerWorkerListener(meters));
+		}, listener);
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 3000);
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, 3000);
 		assertExactlyOnceInKeyOrder(out, 3000);
 		assertThat(mostRunning.get()).isGreaterThan(1);
-		assertThat(meters.get("lockstep.worker.processing.duration").timer().count()).isEqualTo(3000);
+		assertThat(listener.processingTimed).hasValue(3000);
 		// Records the slot ran itself (the first ones, before the processor was seen slow)
 		// were never handed over, so never waited.
-		assertThat(meters.get("lockstep.worker.record.wait").timer().count()).isPositive().isLessThanOrEqualTo(3000);
-		assertThat(meters.get("lockstep.worker.records.in.flight").tag("slot", "0").gauge().value()).isZero();
+		assertThat(listener.waitsTimed.get()).isPositive().isLessThanOrEqualTo(3000);
+		assertThat(listener.inFlight(0)).isZero();
 	}
 
 	@Test
@@ -324,11 +321,20 @@ class ConcurrentWorkerTests {
 		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		Codecs codecs = new Codecs(new StringDeserializer(), new StringDeserializer(), new StringSerializer(),
 				new StringSerializer());
-		return new WorkerSettings("concurrent", List.of(this.input), this.output, this.group, transactionalId,
-				consumer, kafka.clientProperties(), codecs, 1, Duration.ofMillis(100),
-				new TransactionSizing(500, Duration.ofMillis(100)), new InvalidInputPolicy(mode, this.quarantine),
-				new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)), Bounds.NONE, Duration.ofSeconds(30),
-				ordering, maxInFlight);
+		return WorkerSettings.builder("concurrent")
+			.sourceTopics(this.input)
+			.destination(this.output)
+			.groupId(this.group)
+			.transactionalId(transactionalId)
+			.consumerProperties(consumer)
+			.producerProperties(kafka.clientProperties())
+			.codecs(codecs)
+			.transaction(new TransactionSizing(500, Duration.ofMillis(100)))
+			.invalidInput(new InvalidInputPolicy(mode, this.quarantine))
+			.recovery(new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)))
+			.ordering(ordering)
+			.maxInFlight(maxInFlight)
+			.build();
 	}
 
 	/**

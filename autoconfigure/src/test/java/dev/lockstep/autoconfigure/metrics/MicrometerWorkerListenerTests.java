@@ -1,0 +1,82 @@
+package dev.lockstep.autoconfigure.metrics;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import dev.lockstep.worker.FailureCategory;
+import dev.lockstep.worker.SlotState.BlockedRecord;
+import dev.lockstep.worker.WorkerListener.CommitOutcome;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What each event a worker reports becomes in Micrometer (the worker module's tests check
+ * which events a worker reports: what was committed, not what was attempted).
+ */
+class MicrometerWorkerListenerTests {
+
+	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	private final MicrometerWorkerListener listener = new MicrometerWorkerListener(this.meters);
+
+	@Test
+	void everyMeterIsAtZeroFromTheWorkersCreation() {
+		this.listener.workerCreated("orders");
+		for (String outcome : new String[] { "processed", "tombstone", "quarantined", "rejected" }) {
+			assertThat(count("lockstep.worker.records", "outcome", outcome)).as(outcome).isZero();
+		}
+		for (FailureCategory category : FailureCategory.values()) {
+			assertThat(count("lockstep.worker.recoveries", "category", category.name().toLowerCase())).isZero();
+		}
+		assertThat(count("lockstep.worker.transactions", "result", "committed")).isZero();
+		assertThat(count("lockstep.worker.transactions", "result", "aborted")).isZero();
+		assertThat(this.meters.get("lockstep.worker.records.out").counter().count()).isZero();
+		assertThat(this.meters.get("lockstep.worker.processing.duration").timer().count()).isZero();
+	}
+
+	@Test
+	void aCommittedTransactionCountsItsRecordsByOutcomeAndItsDurations() {
+		this.listener.committed("orders", 0,
+				new CommitOutcome(10, 2, 1, 9, Duration.ofMillis(30), Duration.ofMillis(5)));
+		assertThat(count("lockstep.worker.records", "outcome", "processed")).isEqualTo(8);
+		assertThat(count("lockstep.worker.records", "outcome", "tombstone")).isEqualTo(2);
+		assertThat(count("lockstep.worker.records", "outcome", "quarantined")).isEqualTo(1);
+		assertThat(this.meters.get("lockstep.worker.records.out").counter().count()).isEqualTo(9);
+		assertThat(count("lockstep.worker.transactions", "result", "committed")).isOne();
+		assertThat(this.meters.get("lockstep.worker.transaction.duration").timer().totalTime(TimeUnit.MILLISECONDS))
+			.isEqualTo(30);
+		assertThat(this.meters.get("lockstep.worker.commit.duration").timer().totalTime(TimeUnit.MILLISECONDS))
+			.isEqualTo(5);
+	}
+
+	@Test
+	void abortsRecoveriesAndRejectionsAreCountedApart() {
+		this.listener.workerCreated("orders");
+		this.listener.aborted("orders", 0, 20);
+		this.listener.recovered("orders", 0, FailureCategory.ABORTABLE);
+		this.listener.rejected("orders", 0, new BlockedRecord("in", 0, 7, "bad bytes"));
+		assertThat(count("lockstep.worker.transactions", "result", "aborted")).isOne();
+		assertThat(count("lockstep.worker.recoveries", "category", "abortable")).isOne();
+		assertThat(count("lockstep.worker.records", "outcome", "rejected")).isOne();
+		assertThat(count("lockstep.worker.records", "outcome", "processed")).isZero();
+	}
+
+	@Test
+	void aConcurrentSlotsRecordsAreTimedAndItsInFlightRecordsGauged() {
+		this.listener.concurrentSlotCreated("orders", 0, () -> 3);
+		this.listener.recordWaited("orders", 0, 1_000_000);
+		this.listener.recordProcessed("orders", 0, 2_000_000);
+		assertThat(this.meters.get("lockstep.worker.records.in.flight").tag("slot", "0").gauge().value()).isEqualTo(3);
+		assertThat(this.meters.get("lockstep.worker.record.wait").timer().totalTime(TimeUnit.MILLISECONDS))
+			.isEqualTo(1);
+		assertThat(this.meters.get("lockstep.worker.processing.duration").timer().totalTime(TimeUnit.MILLISECONDS))
+			.isEqualTo(2);
+	}
+
+	private double count(String name, String tag, String value) {
+		return this.meters.get(name).tag("worker", "orders").tag(tag, value).counter().count();
+	}
+
+}

@@ -1,0 +1,70 @@
+package dev.lockstep.worker;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+
+/**
+ * Counts what a worker reports to its listener: what committed transactions carried, the
+ * aborted ones, the recoveries by category, the records timed and what concurrent slots
+ * hold in flight.
+ */
+final class CountingListener implements WorkerListener {
+
+	final AtomicLong processed = new AtomicLong();
+
+	final AtomicLong outputs = new AtomicLong();
+
+	final AtomicLong aborted = new AtomicLong();
+
+	final AtomicLong processingTimed = new AtomicLong();
+
+	final AtomicLong waitsTimed = new AtomicLong();
+
+	private final Map<FailureCategory, AtomicLong> recoveries = new ConcurrentHashMap<>();
+
+	private final Map<Integer, IntSupplier> inFlight = new ConcurrentHashMap<>();
+
+	@Override
+	public void committed(String worker, int slot, CommitOutcome outcome) {
+		this.processed.addAndGet(outcome.processed());
+		this.outputs.addAndGet(outcome.outputs());
+	}
+
+	@Override
+	public void aborted(String worker, int slot, int records) {
+		this.aborted.incrementAndGet();
+	}
+
+	@Override
+	public void recovered(String worker, int slot, FailureCategory category) {
+		this.recoveries.computeIfAbsent(category, (key) -> new AtomicLong()).incrementAndGet();
+	}
+
+	@Override
+	public void concurrentSlotCreated(String worker, int slot, IntSupplier inFlight) {
+		this.inFlight.put(slot, inFlight);
+	}
+
+	@Override
+	public void recordProcessed(String worker, int slot, long processingNanos) {
+		this.processingTimed.incrementAndGet();
+	}
+
+	@Override
+	public void recordWaited(String worker, int slot, long waitedNanos) {
+		this.waitsTimed.incrementAndGet();
+	}
+
+	/** What a concurrent slot says it holds in flight now. */
+	int inFlight(int slot) {
+		return this.inFlight.get(slot).getAsInt();
+	}
+
+	long recoveries(FailureCategory category) {
+		AtomicLong count = this.recoveries.get(category);
+		return (count != null) ? count.get() : 0;
+	}
+
+}
