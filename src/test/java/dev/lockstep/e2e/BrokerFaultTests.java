@@ -121,7 +121,7 @@ class BrokerFaultTests {
 				worker.awaitUntil("group lag 0", Duration.ofMinutes(6), () -> pipeline.groupLag() == 0);
 				assertThat(worker.isAlive()).as(worker::logTail).isTrue();
 				// The timed-out call is retried as the same call: the open transaction is the one
-				// committed, none is aborted (README, scenario 5).
+				// committed, none is aborted (docs/reliability.md, scenario 5).
 				assertThat(actuator.counter("lockstep.worker.transactions", "result:committed"))
 					.as(() -> "committed transactions (lockstep.worker.transactions)\n" + worker.logTail())
 					.isPositive();

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Scenario 8 of the exactly-once proof, the bounded soak: input at a steady rate for ten
  * minutes while the worker process is restarted (SIGTERM, then a new process) every
  * minute; output exact at the end and the worker's resident memory stable. Tagged
- * {@code soak}: only the {@code soak} Maven profile runs it (see README, "Reliability").
+ * {@code soak}: only the {@code soak} Maven profile runs it (see docs/reliability.md).
  */
 @Tag("soak")
 class SoakTests {

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WorkerServiceExitTests {
 
-	// The codes the README documents (WorkerExit): 0 completed, 1 a worker FAILED.
+	// The codes docs/recovery.md documents (WorkerExit): 0 completed, 1 a worker FAILED.
 	private static final int COMPLETED = 0;
 
 	private static final int FAILED = 1;

@@ -27,7 +27,7 @@ public class LockstepProducers implements DisposableBean {
 
 	private final Map<String, Object> baseProducer;
 
-	private final CodecFactory codecs;
+	private final LockstepCodecs codecs;
 
 	private final KafkaPropertiesValidator validator;
 
@@ -45,7 +45,7 @@ public class LockstepProducers implements DisposableBean {
 	 * @param validator the property checks
 	 * @param customizers Spring Boot's producer factory customizers (Kafka client metrics among them)
 	 */
-	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, CodecFactory codecs,
+	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, LockstepCodecs codecs,
 			KafkaPropertiesValidator validator, List<DefaultKafkaProducerFactoryCustomizer> customizers) {
 		this(properties, baseProducer, codecs, validator, customizers,
 				new TransportSecurity(properties.getSecurity().isRequireEncryption()));
@@ -60,7 +60,7 @@ public class LockstepProducers implements DisposableBean {
 	 * @param customizers Spring Boot's producer factory customizers (Kafka client metrics among them)
 	 * @param security the transport security check each producer's effective properties pass
 	 */
-	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, CodecFactory codecs,
+	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, LockstepCodecs codecs,
 			KafkaPropertiesValidator validator, List<DefaultKafkaProducerFactoryCustomizer> customizers,
 			TransportSecurity security) {
 		this.properties = properties;

@@ -33,9 +33,9 @@ public final class LockstepProducersAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockstepProducers lockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> producerFactory,
-			CodecFactory codecFactory, KafkaPropertiesValidator validator,
+			LockstepCodecs codecs, KafkaPropertiesValidator validator,
 			ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers, Environment environment) {
-		return new LockstepProducers(properties, producerFactory, codecFactory, validator,
+		return new LockstepProducers(properties, producerFactory, codecs, validator,
 				customizers.orderedStream().toList(), new TransportSecurity(
 						properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment)));
 	}

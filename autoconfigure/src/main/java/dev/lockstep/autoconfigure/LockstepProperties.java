@@ -683,7 +683,7 @@ public class LockstepProperties {
 		 * Block (commit nothing past the record, retry, report BLOCKED) or quarantine (write it
 		 * to the quarantine topic in the same transaction).
 		 */
-		private InvalidInputMode policy = InvalidInputMode.BLOCK;
+		private WorkerSettings.InvalidInputPolicy.Mode policy = WorkerSettings.InvalidInputPolicy.BLOCK.mode();
 
 		/**
 		 * Topic quarantined records go to; required with the quarantine policy.
@@ -692,11 +692,11 @@ public class LockstepProperties {
 
 		private final Guard guard = new Guard();
 
-		public InvalidInputMode getPolicy() {
+		public WorkerSettings.InvalidInputPolicy.Mode getPolicy() {
 			return this.policy;
 		}
 
-		public void setPolicy(InvalidInputMode policy) {
+		public void setPolicy(WorkerSettings.InvalidInputPolicy.Mode policy) {
 			this.policy = policy;
 		}
 
@@ -745,19 +745,6 @@ public class LockstepProperties {
 		public void setMaxRatio(double maxRatio) {
 			this.maxRatio = maxRatio;
 		}
-
-	}
-
-	/**
-	 * The invalid-input policies.
-	 */
-	public enum InvalidInputMode {
-
-		/** Hold the worker at the record. */
-		BLOCK,
-
-		/** Move the record to the quarantine topic. */
-		QUARANTINE
 
 	}
 

@@ -58,11 +58,11 @@ public final class LockstepRegistryAutoConfiguration {
 		return builder.build();
 	}
 
+	// Not replaceable: a LockstepCodec bean is the one way to add or replace an encoding.
 	@Bean
-	@ConditionalOnMissingBean
-	CodecFactory lockstepCodecFactory(LockstepProperties properties, ObjectProvider<RegistryClient> registryClient,
+	LockstepCodecs lockstepCodecs(LockstepProperties properties, ObjectProvider<RegistryClient> registryClient,
 			ObjectProvider<LockstepCodec> codecs) {
-		return new DefaultCodecFactory(registryClient.getIfAvailable(), properties.getRegistry().isAutoRegister(),
+		return new LockstepCodecs(registryClient.getIfAvailable(), properties.getRegistry().isAutoRegister(),
 				codecs.orderedStream().toList());
 	}
 

@@ -9,7 +9,6 @@ import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.worker.CompositeWorkerListener;
-import dev.lockstep.worker.DefaultRecoveryPolicy;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.Worker;
@@ -56,20 +55,20 @@ public final class LockstepWorkersAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RecoveryPolicy lockstepRecoveryPolicy() {
-		return new DefaultRecoveryPolicy();
+		return RecoveryPolicy.AS_CLASSIFIED;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	LockstepWorkers lockstepWorkers(LockstepProperties properties, ConsumerFactory<?, ?> consumerFactory,
-			ProducerFactory<?, ?> producerFactory, CodecFactory codecFactory, KafkaPropertiesValidator validator,
+			ProducerFactory<?, ?> producerFactory, LockstepCodecs codecs, KafkaPropertiesValidator validator,
 			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory, ObjectProvider<WorkerListener> listeners,
 			Environment environment, ObjectProvider<RegistryClient> registryClient,
 			ObjectProvider<WorkerObservations> observations) {
 		TransportSecurity security = new TransportSecurity(properties.getSecurity().isRequireEncryption(),
 				new PropertyOrigins(environment));
 		Map<String, Worker> workers = new WorkerFactory(properties, consumerFactory.getConfigurationProperties(),
-				producerFactory.getConfigurationProperties(), codecFactory, validator, security,
+				producerFactory.getConfigurationProperties(), codecs, validator, security,
 				registryClient.getIfAvailable(), beanFactory, recoveryPolicy,
 				new CompositeWorkerListener(listeners.orderedStream().toList()),
 				observations.getIfAvailable(() -> WorkerObservations.NONE))

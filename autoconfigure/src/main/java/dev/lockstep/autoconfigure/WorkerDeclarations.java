@@ -70,7 +70,7 @@ final class WorkerDeclarations {
 					"Set " + prefix + ".destination.");
 		}
 		LockstepProperties.InvalidInput invalidInput = worker.getInvalidInput();
-		if (invalidInput.getPolicy() == LockstepProperties.InvalidInputMode.QUARANTINE
+		if (invalidInput.getPolicy() == WorkerSettings.InvalidInputPolicy.Mode.QUARANTINE
 				&& (invalidInput.getQuarantineTopic() == null || invalidInput.getQuarantineTopic().isBlank())) {
 			throw new LockstepConfigurationException(prefix + ".invalid-input.quarantine-topic", null,
 					"the quarantine policy needs a quarantine topic", "Set the quarantine topic, or use block.");

@@ -32,7 +32,7 @@ import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 /**
  * Builds {@link Worker}s from {@code lockstep.workers.*}: client properties merged over
  * Spring Boot's (so {@code spring.kafka.*} and connection details apply), codecs from the
- * {@link CodecFactory}, the processor bean by name, and every check that makes a
+ * {@link LockstepCodecs}, the processor bean by name, and every check that makes a
  * misconfigured worker fail at start-up instead of at its first record.
  */
 class WorkerFactory {
@@ -40,16 +40,13 @@ class WorkerFactory {
 	// What Kafka accepts as a group.instance.id (a topic name's characters).
 	private static final Pattern GROUP_INSTANCE_ID = Pattern.compile("[a-zA-Z0-9._-]+");
 
-	/** The producer batch.size of worker slots unless configured: 128 KiB. */
-	static final int DEFAULT_PRODUCER_BATCH_SIZE = 128 * 1024;
-
 	private final LockstepProperties properties;
 
 	private final Map<String, Object> baseConsumer;
 
 	private final Map<String, Object> baseProducer;
 
-	private final CodecFactory codecs;
+	private final LockstepCodecs codecs;
 
 	private final KafkaPropertiesValidator validator;
 
@@ -64,7 +61,7 @@ class WorkerFactory {
 	private final WorkerListener listener;
 
 	WorkerFactory(LockstepProperties properties, Map<String, Object> baseConsumer, Map<String, Object> baseProducer,
-			CodecFactory codecs, KafkaPropertiesValidator validator, TransportSecurity security,
+			LockstepCodecs codecs, KafkaPropertiesValidator validator, TransportSecurity security,
 			RegistryClient registry, BeanFactory beanFactory,
 			RecoveryPolicy recoveryPolicy, WorkerListener listener, WorkerObservations observations) {
 		this.properties = properties;
@@ -95,7 +92,7 @@ class WorkerFactory {
 	WorkerSettings settings(String name, LockstepProperties.Worker worker) {
 		String prefix = "lockstep.workers." + name;
 		LockstepProperties.InvalidInput invalidInput = worker.getInvalidInput();
-		Mode mode = Mode.valueOf(invalidInput.getPolicy().name());
+		Mode mode = invalidInput.getPolicy();
 		Map<String, Object> consumer = new HashMap<>(this.baseConsumer);
 		// The group and the member are the worker's own: Spring Boot's are for listeners.
 		consumer.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -108,16 +105,7 @@ class WorkerFactory {
 		this.validator.checkTransactionalProducer("worker '" + name + "'", prefix + ".producer", producer);
 		this.validator.checkWorkerTransactionTimeout(name, producer, transaction.getTimeout(),
 				worker.getPollTimeout().plus(transaction.getMaxInterval()));
-		consumer.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, worker.getBatchSize());
-		// A transaction's outputs are flushed at once at commit: larger batches than the
-		// client's 16 KiB mean fewer produce requests for the broker (measured: README,
-		// "Performance"). An explicit batch.size wins.
-		producer.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, DEFAULT_PRODUCER_BATCH_SIZE);
-		// A send or commit blocks inside the open transaction: unless configured, at most half
-		// of what the transaction timeout leaves after the max interval (client default: 60 s).
-		producer.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG,
-				transaction.getTimeout().minus(transaction.getMaxInterval()).toMillis() / 2);
 		String groupId = WorkerDeclarations.groupId(name, worker);
 		String transactionalId = WorkerDeclarations.transactionalId(name, worker);
 		LockstepProperties.Codec outputKey = (worker.getOutputKey() != null) ? worker.getOutputKey() : worker.getKey();
@@ -126,11 +114,6 @@ class WorkerFactory {
 		// The effective client maps: the worker's own overrides over Spring Boot's.
 		this.security.checkClient("worker '" + name + "' consumer", prefix + ".consumer", "consumer", consumer);
 		this.security.checkClient("worker '" + name + "' producer", prefix + ".producer", "producer", producer);
-		boolean usesRegistry = Stream.of(worker.getKey(), worker.getValue(), outputKey, outputValue)
-			.anyMatch(this.codecs::usesRegistry);
-		this.validator.checkWorkerWaitBudget(name, producer, transaction.getMaxInterval(), transaction.getTimeout(),
-				(usesRegistry && this.registry != null) ? this.registry.longestWait() : null,
-				describeRegistryWait(this.properties.getRegistry()));
 		WorkerSettings.Codecs codecs = new WorkerSettings.Codecs(
 				this.codecs.deserializer(worker.getKey(), true, prefix + ".key"),
 				this.codecs.deserializer(worker.getValue(), false, prefix + ".value"),
@@ -162,7 +145,13 @@ class WorkerFactory {
 		if (worker.getMaxInFlight() != null) {
 			settings.maxInFlight(worker.getMaxInFlight());
 		}
-		return settings.build();
+		WorkerSettings built = settings.build();
+		boolean usesRegistry = Stream.of(worker.getKey(), worker.getValue(), outputKey, outputValue)
+			.anyMatch(this.codecs::usesRegistry);
+		this.validator.checkWorkerWaitBudget(name, built.producerMaxBlock(), transaction.getMaxInterval(),
+				transaction.getTimeout(), (usesRegistry && this.registry != null) ? this.registry.longestWait() : null,
+				describeRegistryWait(this.properties.getRegistry()));
+		return built;
 	}
 
 	/**

@@ -63,7 +63,7 @@ class LockstepAutoConfigurationTests {
 	void noRegistryClientWithoutAUrl() {
 		this.runner.run((context) -> {
 			assertThat(context).hasNotFailed().doesNotHaveBean(RegistryClient.class);
-			assertThat(context).hasSingleBean(CodecFactory.class);
+			assertThat(context).hasSingleBean(LockstepCodecs.class);
 		});
 	}
 
@@ -85,16 +85,13 @@ class LockstepAutoConfigurationTests {
 	}
 
 	@Test
-	void userDefinedBeansWin() {
+	void aUserDefinedRegistryClientWinsAndTheCodecsUseIt() {
 		RegistryClient client = RegistryClient.builder("http://127.0.0.1:9999").build();
-		CodecFactory codecs = new DefaultCodecFactory(null, false);
 		this.runner.withPropertyValues("lockstep.registry.url=http://127.0.0.1:8081")
 			.withBean(RegistryClient.class, () -> client)
-			.withBean(CodecFactory.class, () -> codecs)
 			.run((context) -> {
-				assertThat(context).hasSingleBean(RegistryClient.class).hasSingleBean(CodecFactory.class);
+				assertThat(context).hasSingleBean(RegistryClient.class).hasSingleBean(LockstepCodecs.class);
 				assertThat(context.getBean(RegistryClient.class)).isSameAs(client);
-				assertThat(context.getBean(CodecFactory.class)).isSameAs(codecs);
 			});
 	}
 
@@ -174,18 +171,24 @@ class LockstepAutoConfigurationTests {
 	void aWorkerDeclaredInYamlHasTheRuntimesDefaultsForWhatItDoesNotSet() {
 		this.withWorker.run((context) -> {
 			WorkerSettings fromYaml = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
-			WorkerSettings fromJava = WorkerSettings.builder("normalizer").build();
+			WorkerSettings fromJava = WorkerSettings.builder("normalizer")
+				.sourceTopics("orders")
+				.codecs(fromYaml.codecs())
+				.build();
 			assertThat(fromYaml).usingRecursiveComparison()
-				.comparingOnlyFields("concurrency", "pollTimeout", "transaction", "invalidInput", "recovery", "bounds",
-						"shutdownTimeout", "ordering", "maxInFlight", "membership")
+				.comparingOnlyFields("groupId", "transactionalId", "concurrency", "pollTimeout", "transaction",
+						"invalidInput", "recovery", "bounds", "shutdownTimeout", "ordering", "maxInFlight", "membership")
 				.isEqualTo(fromJava);
+			// The client properties the worker gives a value unless set.
+			assertThat(fromYaml.consumerProperties().get("auto.offset.reset"))
+				.isEqualTo(fromJava.consumerProperties().get("auto.offset.reset"));
+			assertThat(fromYaml.producerProperties().get("batch.size"))
+				.isEqualTo(fromJava.producerProperties().get("batch.size"));
+			assertThat(fromYaml.producerMaxBlock()).isEqualTo(fromJava.producerMaxBlock());
 		});
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.ordering=key").run((context) -> {
 			WorkerSettings fromYaml = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
-			assertThat(fromYaml.maxInFlight()).isEqualTo(WorkerSettings.builder("normalizer")
-				.ordering(WorkerSettings.Ordering.KEY)
-				.build()
-				.maxInFlight());
+			assertThat(fromYaml.maxInFlight()).isEqualTo(WorkerSettings.DEFAULT_MAX_IN_FLIGHT);
 		});
 	}
 

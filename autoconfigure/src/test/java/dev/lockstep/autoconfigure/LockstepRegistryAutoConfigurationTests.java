@@ -34,7 +34,7 @@ class LockstepRegistryAutoConfigurationTests {
 	void noUrlAndNoConnectionDetailsMeanNoClient() {
 		this.runner.run((context) -> assertThat(context).doesNotHaveBean(RegistryClient.class)
 			.doesNotHaveBean(SchemaRegistryConnectionDetails.class)
-			.hasSingleBean(CodecFactory.class));
+			.hasSingleBean(LockstepCodecs.class));
 	}
 
 	@Test

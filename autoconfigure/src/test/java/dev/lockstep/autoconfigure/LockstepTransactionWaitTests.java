@@ -1,5 +1,7 @@
 package dev.lockstep.autoconfigure;
 
+import java.time.Duration;
+
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationFailureAnalyzerAccess;
 import dev.lockstep.worker.LockstepWorkers;
@@ -37,20 +39,20 @@ class LockstepTransactionWaitTests {
 	void workerProducerBlocksAtMostHalfOfWhatTheTransactionTimeoutLeavesUnlessConfigured() {
 		this.withWorker.run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(settings(context.getBean(LockstepWorkers.class)).producerProperties())
-				.containsEntry("max.block.ms", 4_950L);
+			assertThat(settings(context.getBean(LockstepWorkers.class)).producerMaxBlock())
+				.isEqualTo(Duration.ofMillis(4_950));
 		});
 		this.withWorker
 			.withPropertyValues("lockstep.workers.normalizer.transaction.max-interval=6s",
 					"lockstep.workers.normalizer.transaction.timeout=10s")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				assertThat(settings(context.getBean(LockstepWorkers.class)).producerProperties())
-					.containsEntry("max.block.ms", 2_000L);
+				assertThat(settings(context.getBean(LockstepWorkers.class)).producerMaxBlock())
+					.isEqualTo(Duration.ofMillis(2_000));
 			});
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.producer.max.block.ms=3000")
-			.run((context) -> assertThat(settings(context.getBean(LockstepWorkers.class)).producerProperties())
-				.containsEntry("max.block.ms", "3000"));
+			.run((context) -> assertThat(settings(context.getBean(LockstepWorkers.class)).producerMaxBlock())
+				.isEqualTo(Duration.ofMillis(3_000)));
 	}
 
 	@Test
@@ -77,7 +79,7 @@ class LockstepTransactionWaitTests {
 	}
 
 	@Test
-	void readmeFailoverExampleFits() {
+	void theWorkersChaptersFailoverExampleFits() {
 		// 2 attempts x 2 URLs x 2 s + 100 ms = 8.1 s, + 100 ms max interval: below 10 s.
 		this.withRegistryWorker
 			.withPropertyValues("lockstep.registry.url=http://127.0.0.1:1,http://127.0.0.1:2",

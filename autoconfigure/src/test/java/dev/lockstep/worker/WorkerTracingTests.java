@@ -256,7 +256,7 @@ class WorkerTracingTests {
 				throw new InvalidRecordException("bad value");
 			}
 			return value.toUpperCase(Locale.ROOT);
-		}, new TransactionSizing(7, Duration.ofSeconds(30)));
+		}, new TransactionSizing(7, Duration.ofSeconds(30), Duration.ofMinutes(1)));
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 7);
 		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 6));
 		// Each shared span ends once its transaction and every record in it have ended.
@@ -335,7 +335,7 @@ class WorkerTracingTests {
 				throw new IllegalStateException("pricing service down");
 			}
 			return value.toUpperCase(Locale.ROOT);
-		}, new TransactionSizing(2, Duration.ofSeconds(30)));
+		}, new TransactionSizing(2, Duration.ofSeconds(30), Duration.ofMinutes(1)));
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 2);
 		ConsumerRecord<byte[], byte[]> out = byKey(kafka.readCommitted(this.output, 2)).get("k0");
 		await().atMost(WAIT).until(() -> processSpans().stream().filter(this::isFirstRecord).count() == 2
@@ -406,7 +406,7 @@ class WorkerTracingTests {
 
 	private Worker startAsync(Ordering ordering, AsyncValueTransformer<?, ?> transformer) {
 		return start(new Worker(settings(ordering, new TransactionSizing(500, Duration.ofMillis(100))),
-				AsyncRecordProcessor.of(transformer), new DefaultRecoveryPolicy(), WorkerListener.NONE));
+				AsyncRecordProcessor.of(transformer), RecoveryPolicy.AS_CLASSIFIED, WorkerListener.NONE));
 	}
 
 	private Worker start(Worker worker) {
@@ -441,7 +441,7 @@ class WorkerTracingTests {
 			.invalidInput(new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine))
 			.recovery(new Recovery(Duration.ofMillis(50), Duration.ofMillis(200)))
 			.ordering(ordering)
-			.maxInFlight((ordering == Ordering.PARTITION) ? 1 : 16)
+			.maxInFlight(16)
 			.observations(new WorkerObservations(registry,
 					new MicrometerRecordTracing(tracer, propagator, true, false, this.newTraces)))
 			.build();

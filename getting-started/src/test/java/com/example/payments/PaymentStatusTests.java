@@ -3,7 +3,7 @@ package com.example.payments;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-import dev.lockstep.test.context.LockstepKafkaTest;
+import dev.lockstep.test.context.LockstepKafkaBroker;
 import dev.lockstep.test.context.TestKafka;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +13,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @SpringBootTest
-@LockstepKafkaTest(topics = { "payments", "payments-normalized" })
+@LockstepKafkaBroker(topics = { "payments", "payments-normalized" })
 class PaymentStatusTests {
 
 	@Autowired

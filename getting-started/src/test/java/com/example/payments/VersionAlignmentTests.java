@@ -8,11 +8,14 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.SpringBootVersion;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The versions this module and the BOM state on their own (they cannot inherit Lockstep's
- * parent) stay those Lockstep is built with.
+ * parent) stay those Lockstep is built with, and the Spring Boot 4.1 row builds this same
+ * service.
  */
 class VersionAlignmentTests {
 
@@ -43,6 +46,27 @@ class VersionAlignmentTests {
 		assertThat(first(Files.readString(ROOT.resolve("dependencies/pom.xml")),
 				"<artifactId>lockstep-dependencies</artifactId>\\s*<version>([^<]+)</version>"))
 			.isEqualTo(projectVersion);
+	}
+
+	@Test
+	void theTestsRunOnTheSpringBootTheirModulesPomNames() throws IOException {
+		// getting-started's pom here, getting-started-boot-4.1's in that module's run.
+		String own = Files.readString(Path.of("pom.xml"));
+		assertThat(SpringBootVersion.getVersion())
+			.isEqualTo(first(own, "<artifactId>spring-boot-starter-parent</artifactId>\\s*<version>([^<]+)</version>"));
+	}
+
+	@Test
+	void theSpringBoot41RowBuildsTheSameService() throws IOException {
+		String module = Files.readString(ROOT.resolve("getting-started/pom.xml"));
+		String boot41 = Files.readString(ROOT.resolve("getting-started-boot-4.1/pom.xml"));
+		// The BOM, the dependencies and the plugins, as the same text.
+		for (String regex : new String[] { "(?s)<dependencyManagement>(.*?)</dependencyManagement>",
+				"(?s)</dependencyManagement>(.*?)<build>", "(?s)<plugins>(.*?)</plugins>" }) {
+			assertThat(first(boot41, regex)).as(regex).isEqualTo(first(module, regex));
+		}
+		assertThat(first(boot41, "<lockstep.version>([^<]+)</lockstep.version>"))
+			.isEqualTo(first(module, "<lockstep.version>([^<]+)</lockstep.version>"));
 	}
 
 	private static String property(String name) throws IOException {

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import dev.lockstep.autoconfigure.CodecFactory;
+import dev.lockstep.autoconfigure.LockstepCodecs;
 import dev.lockstep.autoconfigure.LockstepProperties;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.SlotState;
@@ -46,14 +46,14 @@ class SampleCommands {
 
 	private final ConsumerFactory<?, ?> consumerFactory;
 
-	private final CodecFactory codecs;
+	private final LockstepCodecs codecs;
 
 	private final LockstepProperties properties;
 
 	private final Duration deadline;
 
 	SampleCommands(@Qualifier("orders") KafkaTemplate<String, Order> orders, LockstepWorkers workers,
-			ConsumerFactory<?, ?> consumerFactory, CodecFactory codecs, LockstepProperties properties,
+			ConsumerFactory<?, ?> consumerFactory, LockstepCodecs codecs, LockstepProperties properties,
 			@Value("${sample.verify-deadline:60s}") Duration deadline) {
 		this.orders = orders;
 		this.workers = workers;

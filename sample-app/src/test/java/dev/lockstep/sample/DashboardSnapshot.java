@@ -39,7 +39,7 @@ import org.springframework.kafka.core.KafkaTemplate;
  * Prometheus scrape taken every second, each panel's queries evaluated over those scrapes
  * (the small part of PromQL the dashboard uses: {@code sum/max by}, {@code rate},
  * {@code increase}, a division) and drawn as Grafana lays the panels out. Run its
- * {@code main} on the module's test class path (README, "Metrics and health", has the
+ * {@code main} on the module's test class path (docs/observability.md has the
  * commands); arguments: dashboard JSON, output PNG, seconds.
  */
 final class DashboardSnapshot {

@@ -17,7 +17,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * whatever the settings carry: a read_committed consumer that never auto-commits, in the
  * worker's group (a static member named by the slot's transactional id, or a dynamic one, as
  * the settings say); an idempotent producer with {@code acks=all}, the slot's transactional id
- * and the worker's transaction timeout.
+ * and the worker's transaction timeout, and its {@code max.block.ms}
+ * ({@link WorkerSettings#producerMaxBlock()}).
  */
 final class KafkaSlotClients implements SlotClients {
 
@@ -60,6 +61,7 @@ final class KafkaSlotClients implements SlotClients {
 		Map<String, Object> props = ExactlyOnceClients.producer(new HashMap<>(this.settings.producerProperties()));
 		props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.id.transactionalId());
 		props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) this.settings.transaction().timeout().toMillis());
+		props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, this.settings.producerMaxBlock().toMillis());
 		props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG,
 				"lockstep-" + this.id.worker() + "-" + this.id.index() + "-producer");
 		return props;

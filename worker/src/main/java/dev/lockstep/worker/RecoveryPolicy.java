@@ -4,10 +4,13 @@ package dev.lockstep.worker;
  * The user's hook into a worker's failure handling: it sees each failure with the
  * category the {@link FailureClassifier} gave it, and may give another, for example to
  * treat an application exception as {@link FailureCategory#INVALID_INPUT}.
- * {@link DefaultRecoveryPolicy} keeps the classifier's category.
+ * {@link #AS_CLASSIFIED} keeps the classifier's category.
  */
 @FunctionalInterface
 public interface RecoveryPolicy {
+
+	/** Keeps the classifier's category of every failure: the default. */
+	RecoveryPolicy AS_CLASSIFIED = (failure, classified) -> classified;
 
 	/**
 	 * Decide the category of a failure.

@@ -36,7 +36,7 @@ public final class Worker {
 	 * @param processor the business logic
 	 */
 	public Worker(WorkerSettings settings, RecordProcessor<?, ?> processor) {
-		this(settings, processor, new DefaultRecoveryPolicy());
+		this(settings, processor, RecoveryPolicy.AS_CLASSIFIED);
 	}
 
 	/**

@@ -1,8 +1,10 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -17,10 +19,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param name the worker's name, used in thread names, logs and metrics
  * @param sourceTopics the topics consumed
  * @param destination the topic {@link Output#toDestination} writes to
- * @param groupId the consumer group
- * @param transactionalId the base of each slot's transactional id ({@code <id>-<slot>})
- * @param consumerProperties consumer properties (bootstrap servers, security, tuning)
- * @param producerProperties producer properties (bootstrap servers, security, tuning)
+ * @param groupId the consumer group ({@link #defaultGroupId the worker's name} unless set)
+ * @param transactionalId the base of each slot's transactional id ({@code <id>-<slot>};
+ * {@link #defaultTransactionalId the group id} unless set)
+ * @param consumerProperties consumer properties (bootstrap servers, security, tuning;
+ * {@code auto.offset.reset} {@value #DEFAULT_AUTO_OFFSET_RESET} unless set)
+ * @param producerProperties producer properties (bootstrap servers, security, tuning;
+ * {@code batch.size} {@value #DEFAULT_PRODUCER_BATCH_SIZE} unless set)
  * @param codecs the key and value codecs of input and output
  * @param concurrency the number of slots, each one consumer and one transactional producer
  * @param pollTimeout the longest a poll waits for records
@@ -54,10 +59,26 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	/** Records in flight per slot under {@link Ordering#KEY} and {@link Ordering#NONE} unless set. */
 	public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
+	/**
+	 * The producer's {@code batch.size} unless set: a transaction's outputs are flushed at
+	 * once at commit, and batches larger than the client's 16 KiB mean fewer produce
+	 * requests for the broker (measured: docs/performance.md).
+	 */
+	public static final int DEFAULT_PRODUCER_BATCH_SIZE = 128 * 1024;
+
+	/** Where a new group starts reading unless set: every record already in the topic. */
+	public static final String DEFAULT_AUTO_OFFSET_RESET = "earliest";
+
 	public WorkerSettings {
+		if (sourceTopics.isEmpty()) {
+			throw new IllegalArgumentException("Worker '" + name + "' consumes no topic");
+		}
+		Objects.requireNonNull(codecs, () -> "Worker '" + name + "' has no codecs");
+		groupId = (groupId != null) ? groupId : defaultGroupId(name);
+		transactionalId = (transactionalId != null) ? transactionalId : defaultTransactionalId(groupId);
 		sourceTopics = List.copyOf(sourceTopics);
-		consumerProperties = Map.copyOf(consumerProperties);
-		producerProperties = Map.copyOf(producerProperties);
+		consumerProperties = withDefault(consumerProperties, "auto.offset.reset", DEFAULT_AUTO_OFFSET_RESET);
+		producerProperties = withDefault(producerProperties, "batch.size", DEFAULT_PRODUCER_BATCH_SIZE);
 		if (observations == null) {
 			observations = WorkerObservations.NONE;
 		}
@@ -82,6 +103,30 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		return new Builder(name);
 	}
 
+	private static Map<String, Object> withDefault(Map<String, Object> properties, String key, Object value) {
+		Map<String, Object> copy = new HashMap<>(properties);
+		copy.putIfAbsent(key, value);
+		return Map.copyOf(copy);
+	}
+
+	/**
+	 * The group of a worker that names none: its name.
+	 * @param name the worker's name
+	 * @return the group id
+	 */
+	public static String defaultGroupId(String name) {
+		return name;
+	}
+
+	/**
+	 * The base of the transactional ids of a worker that names none: its group id.
+	 * @param groupId the worker's group id
+	 * @return the base
+	 */
+	public static String defaultTransactionalId(String groupId) {
+		return groupId;
+	}
+
 	/**
 	 * Return a builder holding these settings, to change some of them.
 	 * @return a builder
@@ -103,18 +148,23 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			.shutdownTimeout(this.shutdownTimeout)
 			.ordering(this.ordering)
 			.observations(this.observations)
-			.membership(this.membership);
+			// A default follows the consumer properties it was derived from, if they change.
+			.membership(this.membership.equals(Membership.defaultFor(this.consumerProperties)) ? null
+					: this.membership);
 		// Under PARTITION the one record in flight is the ordering's, not a setting to carry over.
 		return (this.ordering != Ordering.PARTITION) ? builder.maxInFlight(this.maxInFlight) : builder;
 	}
 
 	/**
-	 * The producer's {@code max.block.ms}: the longest one producer call may block.
-	 * @return the configured value, or the client's default of one minute
+	 * The producer's {@code max.block.ms}: the longest one producer call may block inside
+	 * the open transaction. Unless set, half of what the transaction timeout leaves after
+	 * the max interval (the client's own default is one minute).
+	 * @return the configured value, or that default
 	 */
 	public Duration producerMaxBlock() {
 		Object value = this.producerProperties.get("max.block.ms");
-		return (value != null) ? Duration.ofMillis(Long.parseLong(value.toString().trim())) : Duration.ofMinutes(1);
+		return (value != null) ? Duration.ofMillis(Long.parseLong(value.toString().trim()))
+				: this.transaction.timeout().minus(this.transaction.maxInterval()).dividedBy(2);
 	}
 
 	/**
@@ -205,7 +255,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		}
 
 		/**
-		 * The consumer group.
+		 * The consumer group (unless set: {@link #defaultGroupId the worker's name}).
 		 * @param groupId the group id
 		 * @return this builder
 		 */
@@ -215,7 +265,8 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		}
 
 		/**
-		 * The base of each slot's transactional id ({@code <id>-<slot>}).
+		 * The base of each slot's transactional id ({@code <id>-<slot>}; unless set,
+		 * {@link #defaultTransactionalId the group id}).
 		 * @param transactionalId the base
 		 * @return this builder
 		 */
@@ -416,7 +467,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		 * instead of after the dead member's session timeout; {@link #DYNAMIC} under the
 		 * consumer protocol (KIP-848), where a crashed member's partitions wait for its
 		 * session timeout either way and a static member's id can be refused to itself
-		 * (measured: README, "Compatibility").
+		 * (measured: docs/compatibility.md).
 		 * @param consumerProperties the consumer properties, whose {@code group.protocol} decides
 		 * @return the default membership
 		 */

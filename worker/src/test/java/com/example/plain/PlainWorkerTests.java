@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * README's worker without Spring Boot, from a package of its own: the worker module's
- * public API is all it needs.
+ * The worker without Spring Boot that docs/workers.md shows, from a package of its own:
+ * the worker module's public API is all it needs.
  */
 class PlainWorkerTests {
 
@@ -29,9 +29,7 @@ class PlainWorkerTests {
 		WorkerSettings settings = WorkerSettings.builder("uppercase")
 			.sourceTopics("words")
 			.destination("upper-words")
-			.groupId("uppercase")
-			.transactionalId("uppercase")
-			.consumerProperties(Map.of("bootstrap.servers", bootstrapServers, "auto.offset.reset", "earliest"))
+			.consumerProperties(Map.of("bootstrap.servers", bootstrapServers))
 			.producerProperties(Map.of("bootstrap.servers", bootstrapServers))
 			.codecs(new WorkerSettings.Codecs(new StringDeserializer(), new StringDeserializer(),
 					new StringSerializer(), new StringSerializer()))
@@ -41,12 +39,13 @@ class PlainWorkerTests {
 
 	@Test
 	void aWorkerRunsWithoutSpringBoot() {
-		try (InJvmKafkaBroker broker = InJvmKafkaBroker.start(); TestKafka kafka = new TestKafka(broker)) {
+		// Closing TestKafka stops its broker.
+		try (TestKafka kafka = new TestKafka(InJvmKafkaBroker.start())) {
 			kafka.createTopics(List.of("words", "upper-words"), 1);
 			for (String word : List.of("one", "two", "three")) {
 				kafka.send("words", bytes(word), bytes(word));
 			}
-			Worker worker = uppercaseWorker(broker.bootstrapServers());
+			Worker worker = uppercaseWorker(kafka.bootstrapServers());
 			worker.start();
 			try {
 				await().atMost(Duration.ofSeconds(60)).until(() -> worker.state().committedRecords() == 3);

@@ -303,14 +303,14 @@ class ConcurrentWorkerTests {
 
 	private Worker start(WorkerSettings settings, ValueTransformer<String, String> transformer,
 			WorkerListener listener) {
-		Worker worker = new Worker(settings, RecordProcessor.of(transformer), new DefaultRecoveryPolicy(), listener);
+		Worker worker = new Worker(settings, RecordProcessor.of(transformer), RecoveryPolicy.AS_CLASSIFIED, listener);
 		this.workers.add(worker);
 		worker.start();
 		return worker;
 	}
 
 	private Worker start(WorkerSettings settings, AsyncRecordProcessor<String, String> processor) {
-		Worker worker = new Worker(settings, processor, new DefaultRecoveryPolicy(), WorkerListener.NONE);
+		Worker worker = new Worker(settings, processor, RecoveryPolicy.AS_CLASSIFIED, WorkerListener.NONE);
 		this.workers.add(worker);
 		worker.start();
 		return worker;

@@ -100,7 +100,7 @@ final class MockSlot implements AutoCloseable {
 	}
 
 	Worker start(WorkerSettings settings, RecordProcessor<?, ?> processor) {
-		return start(settings, processor, new DefaultRecoveryPolicy());
+		return start(settings, processor, RecoveryPolicy.AS_CLASSIFIED);
 	}
 
 	Worker start(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy policy) {
@@ -108,7 +108,7 @@ final class MockSlot implements AutoCloseable {
 	}
 
 	Worker start(WorkerSettings settings, AsyncRecordProcessor<?, ?> processor) {
-		return start(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), new DefaultRecoveryPolicy());
+		return start(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), RecoveryPolicy.AS_CLASSIFIED);
 	}
 
 	private Worker start(WorkerSettings settings, java.util.function.Function<WorkerSettings, SlotWork> work,

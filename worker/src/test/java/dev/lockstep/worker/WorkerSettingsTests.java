@@ -13,12 +13,17 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 class WorkerSettingsTests {
 
+	private static WorkerSettings.Builder worker() {
+		return WorkerSettings.builder("w").sourceTopics("in").codecs(MockSlot.strings());
+	}
+
 	@Test
 	void whatIsNotSetHasItsDefault() {
-		WorkerSettings settings = WorkerSettings.builder("w").sourceTopics("in").build();
+		WorkerSettings settings = worker().build();
 		assertThat(settings.concurrency()).isEqualTo(1);
 		assertThat(settings.pollTimeout()).isEqualTo(Duration.ofMillis(100));
 		assertThat(settings.transaction())
@@ -32,19 +37,57 @@ class WorkerSettingsTests {
 		assertThat(settings.maxInFlight()).isEqualTo(1);
 		assertThat(settings.observations()).isSameAs(WorkerObservations.NONE);
 		assertThat(settings.membership()).isEqualTo(Membership.STATIC);
+		assertThat(settings.groupId()).isEqualTo("w");
+		assertThat(settings.transactionalId()).isEqualTo("w");
+		assertThat(settings.consumerProperties()).containsEntry("auto.offset.reset", "earliest");
+		assertThat(settings.producerProperties()).containsEntry("batch.size", 128 * 1024);
+		assertThat(settings.producerMaxBlock()).as("half of what the timeout leaves after the interval")
+			.isEqualTo(Duration.ofMillis(4_950));
+	}
+
+	@Test
+	void idsDefaultToTheNameAndTheGroupAndWhatIsSetWins() {
+		assertThat(worker().groupId("g").build().transactionalId()).isEqualTo("g");
+		WorkerSettings own = worker().groupId("g")
+			.transactionalId("tx")
+			.consumerProperties(Map.of("auto.offset.reset", "latest"))
+			.producerProperties(Map.of("batch.size", 1024, "max.block.ms", "3000"))
+			.build();
+		assertThat(own.transactionalId()).isEqualTo("tx");
+		assertThat(own.consumerProperties()).containsEntry("auto.offset.reset", "latest");
+		assertThat(own.producerProperties()).containsEntry("batch.size", 1024);
+		assertThat(own.producerMaxBlock()).isEqualTo(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void aWorkerWithoutTopicsOrCodecsIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> WorkerSettings.builder("w").build())
+			.withMessageContaining("Worker 'w' consumes no topic");
+		assertThatNullPointerException()
+			.isThrownBy(() -> WorkerSettings.builder("w").sourceTopics("in").build())
+			.withMessageContaining("Worker 'w' has no codecs");
+	}
+
+	@Test
+	void aDefaultMembershipFollowsTheGroupProtocolThroughToBuilder() {
+		WorkerSettings classic = worker().build();
+		assertThat(classic.toBuilder().consumerProperties(Map.of("group.protocol", "consumer")).build().membership())
+			.isEqualTo(Membership.DYNAMIC);
+		WorkerSettings dynamic = worker().membership(Membership.DYNAMIC).build();
+		assertThat(dynamic.toBuilder().build().membership()).as("one that was set").isEqualTo(Membership.DYNAMIC);
 	}
 
 	@Test
 	void maxInFlightDefaultsByOrderingAndIsOneUnderPartitionOrderWhateverIsSet() {
-		WorkerSettings key = WorkerSettings.builder("w").ordering(Ordering.KEY).build();
+		WorkerSettings key = worker().ordering(Ordering.KEY).build();
 		assertThat(key.maxInFlight()).isEqualTo(WorkerSettings.DEFAULT_MAX_IN_FLIGHT);
 		assertThat(key.toBuilder().maxInFlight(8).build().maxInFlight()).isEqualTo(8);
 		assertThat(key.toBuilder().ordering(Ordering.PARTITION).build().maxInFlight()).isEqualTo(1);
-		WorkerSettings partition = WorkerSettings.builder("w").build();
+		WorkerSettings partition = worker().build();
 		assertThat(partition.toBuilder().ordering(Ordering.NONE).build().maxInFlight())
 			.isEqualTo(WorkerSettings.DEFAULT_MAX_IN_FLIGHT);
-		assertThat(WorkerSettings.builder("w").maxInFlight(4).build().maxInFlight()).isEqualTo(1);
-		assertThatIllegalArgumentException().isThrownBy(() -> WorkerSettings.builder("w")
+		assertThat(worker().maxInFlight(4).build().maxInFlight()).isEqualTo(1);
+		assertThatIllegalArgumentException().isThrownBy(() -> worker()
 			.ordering(Ordering.KEY)
 			.maxInFlight(0)
 			.build()).withMessageContaining("Max in flight must be at least 1");
@@ -52,7 +95,7 @@ class WorkerSettingsTests {
 
 	@Test
 	void toBuilderKeepsEverySetting() {
-		WorkerSettings settings = WorkerSettings.builder("w")
+		WorkerSettings settings = worker()
 			.sourceTopics("a", "b")
 			.destination("out")
 			.groupId("g")

@@ -204,8 +204,8 @@ class WorkerTests {
 			return normalize(order);
 		});
 		CountingListener listener = new CountingListener();
-		Worker worker = new Worker(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5))),
-				flaky, new DefaultRecoveryPolicy(), listener);
+		Worker worker = new Worker(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5), Duration.ofMinutes(1))),
+				flaky, RecoveryPolicy.AS_CLASSIFIED, listener);
 		this.workers.add(worker);
 		worker.start();
 
@@ -236,7 +236,7 @@ class WorkerTests {
 		// continue with a new one under the same transactional id.
 		RecoveryPolicy replacing = (failure, classified) -> (failure instanceof UnsupportedOperationException)
 				? FailureCategory.FATAL : classified;
-		Worker worker = new Worker(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5))),
+		Worker worker = new Worker(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofSeconds(5), Duration.ofMinutes(1))),
 				failingOnce, replacing);
 		this.workers.add(worker);
 		worker.start();
@@ -251,7 +251,7 @@ class WorkerTests {
 		kafka.createTopics(1, this.input, this.output);
 		kafka.produce(paidOrders(30));
 		Map<String, Object> onePerPoll = Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
-		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(10, Duration.ofSeconds(30)),
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(10, Duration.ofSeconds(30), Duration.ofMinutes(1)),
 				onePerPoll), RecordProcessor.of(WorkerTests::normalize));
 
 		await().until(() -> worker.state().committedRecords() == 30);
@@ -409,7 +409,7 @@ class WorkerTests {
 		kafka.createTopics(1, this.input, this.output);
 		kafka.produce(paidOrders(5));
 		AtomicInteger processed = new AtomicInteger();
-		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMinutes(5))),
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMinutes(5), Duration.ofMinutes(1))),
 				RecordProcessor.of((Order order) -> {
 					processed.incrementAndGet();
 					return normalize(order);

@@ -55,8 +55,10 @@ public class DevBrokerLoggingEnvironmentPostProcessor implements EnvironmentPost
 		if (root == null) {
 			return LogLevel.WARN.name();
 		}
+		// YAML reads "off" as false, and Spring Boot takes false for OFF.
+		String level = root.trim().equalsIgnoreCase("false") ? LogLevel.OFF.name() : root.trim();
 		try {
-			return (LogLevel.valueOf(root.trim().toUpperCase(Locale.ROOT)).compareTo(LogLevel.WARN) > 0) ? root
+			return (LogLevel.valueOf(level.toUpperCase(Locale.ROOT)).compareTo(LogLevel.WARN) > 0) ? level
 					: LogLevel.WARN.name();
 		}
 		catch (IllegalArgumentException ex) {

@@ -40,9 +40,6 @@ public final class KafkaPropertiesValidator {
 		ANY_CLIENT_KEYS = Set.copyOf(any);
 	}
 
-	/** kafka-clients' default max.block.ms. */
-	private static final long DEFAULT_MAX_BLOCK_MS = 60_000;
-
 	private final PropertyOrigins origins;
 
 	/**
@@ -164,18 +161,15 @@ public final class KafkaPropertiesValidator {
 	 * producer call blocking for {@code max.block.ms}, or the registry client's worst case
 	 * when the worker's codecs use the registry) must stay below the transaction timeout.
 	 * @param worker the worker's name
-	 * @param producer the worker's effective producer properties
+	 * @param maxBlock the longest a producer call of the worker blocks ({@code max.block.ms})
 	 * @param maxInterval the transaction's max interval
 	 * @param transactionTimeout the worker's transaction timeout
 	 * @param registryWait the registry client's worst case, or {@code null} when the
 	 * worker's codecs do not use the registry
 	 * @param registryWaitDescription how the registry's worst case adds up, for the report
 	 */
-	public void checkWorkerWaitBudget(String worker, Map<String, Object> producer, Duration maxInterval,
+	public void checkWorkerWaitBudget(String worker, Duration maxBlock, Duration maxInterval,
 			Duration transactionTimeout, Duration registryWait, String registryWaitDescription) {
-		Object configured = producer.get(ProducerConfig.MAX_BLOCK_MS_CONFIG);
-		Duration maxBlock = Duration
-			.ofMillis((configured != null) ? Long.parseLong(configured.toString().trim()) : DEFAULT_MAX_BLOCK_MS);
 		boolean registryLongest = registryWait != null && registryWait.compareTo(maxBlock) > 0;
 		Duration longestWait = registryLongest ? registryWait : maxBlock;
 		Duration worstCase = maxInterval.plus(longestWait);

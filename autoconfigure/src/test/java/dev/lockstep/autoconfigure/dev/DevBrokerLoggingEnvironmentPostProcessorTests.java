@@ -41,6 +41,10 @@ class DevBrokerLoggingEnvironmentPostProcessorTests {
 			this.postProcessor.postProcessEnvironment(environment, new SpringApplication());
 			assertThat(environment.getProperty("logging.level.org.apache.kafka.controller")).as(root).isEqualTo(root);
 		}
+		StandardEnvironment yamlOff = environment(
+				Map.of("lockstep.dev.embedded-broker.enabled", "true", "logging.level.root", "false"));
+		this.postProcessor.postProcessEnvironment(yamlOff, new SpringApplication());
+		assertThat(yamlOff.getProperty("logging.level.org.apache.kafka.controller")).isEqualTo("OFF");
 		StandardEnvironment louder = environment(
 				Map.of("lockstep.dev.embedded-broker.enabled", "true", "logging.level.root", "DEBUG"));
 		this.postProcessor.postProcessEnvironment(louder, new SpringApplication());

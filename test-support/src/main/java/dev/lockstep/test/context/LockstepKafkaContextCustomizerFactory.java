@@ -10,14 +10,14 @@ import org.springframework.test.context.TestContextAnnotationUtils;
 
 /**
  * Creates the {@link LockstepKafkaContextCustomizer} of a test class annotated with
- * {@link LockstepKafkaTest}.
+ * {@link LockstepKafkaBroker}.
  */
 class LockstepKafkaContextCustomizerFactory implements ContextCustomizerFactory {
 
 	@Override
 	public ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
-		LockstepKafkaTest test = TestContextAnnotationUtils.findMergedAnnotation(testClass, LockstepKafkaTest.class);
+		LockstepKafkaBroker test = TestContextAnnotationUtils.findMergedAnnotation(testClass, LockstepKafkaBroker.class);
 		// Sorted: the order topics are listed in must not make another context (and broker).
 		return (test != null)
 				? new LockstepKafkaContextCustomizer(Stream.of(test.topics()).sorted().distinct().toList(),

@@ -29,7 +29,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The broker of a {@link LockstepKafkaTest}, and what a test does with it: create
+ * The broker of a {@link LockstepKafkaBroker}, and what a test does with it: create
  * topics, send input records, and read output as a downstream {@code read_committed}
  * consumer sees it. Keys and values are bytes, so any codec's encoding can be checked.
  */
@@ -38,7 +38,7 @@ public final class TestKafka implements AutoCloseable {
 	private final KafkaBroker broker;
 
 	/**
-	 * Wrap a broker a test started itself ({@link LockstepKafkaTest} does this for a
+	 * Wrap a broker a test started itself ({@link LockstepKafkaBroker} does this for a
 	 * Spring test's context).
 	 * @param broker the broker; {@link #close()} stops it
 	 */

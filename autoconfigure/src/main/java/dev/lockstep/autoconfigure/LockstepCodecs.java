@@ -12,32 +12,33 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Finds each {@link LockstepProperties.Codec}'s {@link LockstepCodec} by the name YAML
- * gives it: Lockstep's own (bytes, string, json, raw-avro, protobuf, and registry-avro,
- * registry-json-schema and registry-protobuf over the shared {@link RegistryClient}) and those of the
- * application's {@link LockstepCodec} beans, which replace Lockstep's of the same name.
+ * The codecs YAML names, each a {@link LockstepCodec}: Lockstep's own (bytes, string,
+ * json, raw-avro, protobuf, and registry-avro, registry-json-schema and registry-protobuf
+ * over the shared {@link RegistryClient}) and the application's {@link LockstepCodec}
+ * beans, which replace Lockstep's of the same name. A {@link LockstepCodec} bean is the one
+ * way to add or replace an encoding.
  */
-public class DefaultCodecFactory implements CodecFactory {
+public final class LockstepCodecs {
 
 	// By canonical name (letters and digits, lower case), as Spring matches enum values.
 	private final Map<String, LockstepCodec> codecs = new TreeMap<>();
 
 	/**
-	 * Create a factory of Lockstep's own codecs.
+	 * Create Lockstep's own codecs.
 	 * @param registryClient the registry client, or {@code null} when no registry is configured
 	 * @param autoRegister whether registry serializers register missing schemas
 	 */
-	public DefaultCodecFactory(RegistryClient registryClient, boolean autoRegister) {
+	public LockstepCodecs(RegistryClient registryClient, boolean autoRegister) {
 		this(registryClient, autoRegister, List.of());
 	}
 
 	/**
-	 * Create a factory of Lockstep's own codecs and the application's.
+	 * Create Lockstep's own codecs and the application's.
 	 * @param registryClient the registry client, or {@code null} when no registry is configured
 	 * @param autoRegister whether registry serializers register missing schemas
 	 * @param codecs the application's codecs; two of one name are refused
 	 */
-	public DefaultCodecFactory(RegistryClient registryClient, boolean autoRegister, List<LockstepCodec> codecs) {
+	public LockstepCodecs(RegistryClient registryClient, boolean autoRegister, List<LockstepCodec> codecs) {
 		new BuiltInCodecs(registryClient, autoRegister).all().forEach((codec) -> this.codecs.put(canonical(codec.name()), codec));
 		Map<String, LockstepCodec> applications = new TreeMap<>();
 		for (LockstepCodec codec : codecs) {
@@ -51,17 +52,34 @@ public class DefaultCodecFactory implements CodecFactory {
 		this.codecs.putAll(applications);
 	}
 
-	@Override
+	/**
+	 * Build the serializer a codec setting names.
+	 * @param codec the encoding
+	 * @param isKey whether it encodes keys
+	 * @param property the property that configured it, for error messages
+	 * @return a configured, thread-safe serializer
+	 */
 	public Serializer<?> serializer(LockstepProperties.Codec codec, boolean isKey, String property) {
 		return codec(codec, property).serializer(settings(codec, isKey, property));
 	}
 
-	@Override
+	/**
+	 * Build the deserializer a codec setting names.
+	 * @param codec the encoding
+	 * @param isKey whether it decodes keys
+	 * @param property the property that configured it, for error messages
+	 * @return a configured, thread-safe deserializer
+	 */
 	public Deserializer<?> deserializer(LockstepProperties.Codec codec, boolean isKey, String property) {
 		return codec(codec, property).deserializer(settings(codec, isKey, property));
 	}
 
-	@Override
+	/**
+	 * Return whether the codec a setting names calls the schema registry on the record
+	 * path, so that a worker's transaction budget must allow for the registry's longest wait.
+	 * @param codec the encoding
+	 * @return whether it does
+	 */
 	public boolean usesRegistry(LockstepProperties.Codec codec) {
 		LockstepCodec found = this.codecs.get(canonical(codec.getCodec()));
 		return found != null && found.usesRegistry();

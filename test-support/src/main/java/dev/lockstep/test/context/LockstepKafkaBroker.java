@@ -21,7 +21,7 @@ import org.springframework.test.context.ContextCustomizerFactories;
  * other beans when the context closes, so no client outlives it.
  * <pre class="code">
  * &#64;SpringBootTest
- * &#64;LockstepKafkaTest(topics = { "payments", "payments-enriched" })
+ * &#64;LockstepKafkaBroker(topics = { "payments", "payments-enriched" })
  * class PaymentEnricherTests {
  *
  *     &#64;Autowired
@@ -35,7 +35,7 @@ import org.springframework.test.context.ContextCustomizerFactories;
 @Documented
 @Inherited
 @ContextCustomizerFactories(LockstepKafkaContextCustomizerFactory.class)
-public @interface LockstepKafkaTest {
+public @interface LockstepKafkaBroker {
 
 	/**
 	 * Topics to create before the application context starts.

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * Codecs found by the name YAML gives them: Lockstep's own and the application's
  * {@link LockstepCodec} beans.
  */
-class DefaultCodecFactoryTests {
+class LockstepCodecsTests {
 
 	private static final LockstepCodec UPPER = new LockstepCodec() {
 
@@ -51,7 +51,7 @@ class DefaultCodecFactoryTests {
 
 	@Test
 	void anApplicationsCodecIsFoundByItsName() {
-		DefaultCodecFactory factory = new DefaultCodecFactory(null, false, List.of(UPPER));
+		LockstepCodecs factory = new LockstepCodecs(null, false, List.of(UPPER));
 		@SuppressWarnings("unchecked")
 		Serializer<String> serializer = (Serializer<String>) factory.serializer(codec("upper-string"), false, "p.value");
 		assertThat(serializer.serialize("t", "paid")).isEqualTo("PAID".getBytes(StandardCharsets.UTF_8));
@@ -78,15 +78,15 @@ class DefaultCodecFactoryTests {
 			}
 
 		};
-		assertThat(new DefaultCodecFactory(null, false, List.of(bytes)).serializer(codec("string"), true, "p.key"))
+		assertThat(new LockstepCodecs(null, false, List.of(bytes)).serializer(codec("string"), true, "p.key"))
 			.isInstanceOf(ByteArraySerializer.class);
-		assertThat(new DefaultCodecFactory(null, false).serializer(codec("string"), true, "p.key"))
+		assertThat(new LockstepCodecs(null, false).serializer(codec("string"), true, "p.key"))
 			.isInstanceOf(StringSerializer.class);
 	}
 
 	@Test
 	void namesAreReadAsSpringReadsEnumValues() {
-		DefaultCodecFactory factory = new DefaultCodecFactory(null, false);
+		LockstepCodecs factory = new LockstepCodecs(null, false);
 		assertThat(factory.serializer(codec("STRING"), false, "p.value")).isInstanceOf(StringSerializer.class);
 		assertThat(factory.usesRegistry(codec("REGISTRY_AVRO"))).isTrue();
 		assertThat(factory.usesRegistry(codec("registryAvro"))).isTrue();
@@ -116,35 +116,13 @@ class DefaultCodecFactoryTests {
 			}
 
 		};
-		assertThatIllegalStateException().isThrownBy(() -> new DefaultCodecFactory(null, false, List.of(UPPER, same)))
+		assertThatIllegalStateException().isThrownBy(() -> new LockstepCodecs(null, false, List.of(UPPER, same)))
 			.withMessageContaining("'upper-string' and 'UPPER_STRING'");
 	}
 
 	@Test
-	void aFactoryOfItsOwnStillHasLockstepsRegistryCodecsCountedInTheTransactionBudget() {
-		CodecFactory own = new CodecFactory() {
-
-			@Override
-			public Serializer<?> serializer(LockstepProperties.Codec codec, boolean isKey, String property) {
-				return new StringSerializer();
-			}
-
-			@Override
-			public Deserializer<?> deserializer(LockstepProperties.Codec codec, boolean isKey, String property) {
-				return new StringDeserializer();
-			}
-
-		};
-		assertThat(own.usesRegistry(codec("registry-avro"))).isTrue();
-		assertThat(own.usesRegistry(codec("registryJsonSchema"))).isTrue();
-		assertThat(own.usesRegistry(codec("registry-protobuf"))).isTrue();
-		assertThat(own.usesRegistry(codec("protobuf"))).isFalse();
-		assertThat(own.usesRegistry(codec("string"))).isFalse();
-	}
-
-	@Test
 	void aRegistryAvroTypeThatIsNotAGeneratedRecordIsRefused() {
-		DefaultCodecFactory factory = new DefaultCodecFactory(RegistryClient.builder("http://127.0.0.1:9").build(),
+		LockstepCodecs factory = new LockstepCodecs(RegistryClient.builder("http://127.0.0.1:9").build(),
 				false);
 		LockstepProperties.Codec codec = codec("registry-avro");
 		codec.setType(SpecificRecordBase.class);
@@ -155,7 +133,7 @@ class DefaultCodecFactoryTests {
 
 	@Test
 	void protobufCodecsNeedAGeneratedMessageClass() {
-		DefaultCodecFactory factory = new DefaultCodecFactory(RegistryClient.builder("http://127.0.0.1:9").build(),
+		LockstepCodecs factory = new LockstepCodecs(RegistryClient.builder("http://127.0.0.1:9").build(),
 				false);
 		LockstepProperties.Codec bare = codec("protobuf");
 		assertThatExceptionOfType(LockstepConfigurationException.class)
@@ -183,7 +161,7 @@ class DefaultCodecFactoryTests {
 
 	@Test
 	void theJsonCodecWritesPlainJsonAndReadsItStrictly() {
-		DefaultCodecFactory factory = new DefaultCodecFactory(null, false);
+		LockstepCodecs factory = new LockstepCodecs(null, false);
 		LockstepProperties.Codec json = codec("json");
 		@SuppressWarnings("unchecked")
 		Serializer<Object> serializer = (Serializer<Object>) factory.serializer(json, false, "p.value");
@@ -200,7 +178,7 @@ class DefaultCodecFactoryTests {
 	@Test
 	void anUnknownNameIsRefusedWithTheNamesThereAre() {
 		assertThatExceptionOfType(LockstepConfigurationException.class)
-			.isThrownBy(() -> new DefaultCodecFactory(null, false, List.of(UPPER)).serializer(codec("cbor"), false,
+			.isThrownBy(() -> new LockstepCodecs(null, false, List.of(UPPER)).serializer(codec("cbor"), false,
 					"lockstep.workers.w.value"))
 			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("lockstep.workers.w.value.codec"))
 			.withMessageContaining("bytes, json, protobuf, raw-avro, registry-avro, registry-json-schema, "
@@ -212,7 +190,7 @@ class DefaultCodecFactoryTests {
 		LockstepProperties.Codec codec = codec("bytes");
 		codec.setSchema("classpath:order.schema.json");
 		assertThatExceptionOfType(LockstepConfigurationException.class)
-			.isThrownBy(() -> new DefaultCodecFactory(null, false).serializer(codec, false, "p.value"))
+			.isThrownBy(() -> new LockstepCodecs(null, false).serializer(codec, false, "p.value"))
 			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("p.value.schema"));
 	}
 
@@ -220,7 +198,7 @@ class DefaultCodecFactoryTests {
 	void theAutoConfigurationHandsTheApplicationsCodecsToTheFactory() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockstepRegistryAutoConfiguration.class))
 			.withBean(LockstepCodec.class, () -> UPPER)
-			.run((context) -> assertThat(context.getBean(CodecFactory.class).serializer(codec("upper-string"), false,
+			.run((context) -> assertThat(context.getBean(LockstepCodecs.class).serializer(codec("upper-string"), false,
 					"p.value"))
 				.isNotInstanceOf(StringSerializer.class)
 				.isNotInstanceOf(ByteArraySerializer.class));
