@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.lockstep.autoconfigure.observation.NewTraces;
+import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.server.Compatibility;
 import dev.lockstep.worker.WorkerSettings;
 
@@ -113,22 +114,22 @@ public class LockstepProperties {
 		 * Deadline of one request, connect, headers and body included. A registry-avro worker
 		 * can wait (retries + 1) x URLs x timeout, plus back-offs, inside an open transaction.
 		 */
-		private Duration timeout = Duration.ofSeconds(2);
+		private Duration timeout = RegistryClient.Builder.DEFAULT_TIMEOUT;
 
 		/**
 		 * Largest response body accepted.
 		 */
-		private DataSize maxResponseSize = DataSize.ofMegabytes(8);
+		private DataSize maxResponseSize = DataSize.ofBytes(RegistryClient.Builder.DEFAULT_MAX_RESPONSE_BYTES);
 
 		/**
 		 * Entries of each registry cache.
 		 */
-		private int cacheCapacity = 64;
+		private int cacheCapacity = RegistryClient.Builder.DEFAULT_CACHE_CAPACITY;
 
 		/**
 		 * Retries of retryable failures (I/O, timeouts, 408, 429, 5xx); 0 turns retrying off.
 		 */
-		private int retries = 2;
+		private int retries = RegistryClient.Builder.DEFAULT_RETRIES;
 
 		/**
 		 * Whether registry serializers register schemas that are not registered yet.

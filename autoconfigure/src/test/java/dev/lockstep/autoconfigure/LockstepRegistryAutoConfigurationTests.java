@@ -38,6 +38,16 @@ class LockstepRegistryAutoConfigurationTests {
 	}
 
 	@Test
+	void theYamlsRegistryDefaultsAreTheClientsOwn() {
+		this.runner.withPropertyValues("lockstep.registry.url=http://127.0.0.1:1")
+			.run((context) -> assertThat(context.getBean(RegistryClient.class).longestWait())
+				.isEqualTo(RegistryClient.builder("http://127.0.0.1:1").build().longestWait()));
+		LockstepProperties.Registry yaml = new LockstepProperties().getRegistry();
+		assertThat(yaml.getMaxResponseSize().toBytes()).isEqualTo(RegistryClient.Builder.DEFAULT_MAX_RESPONSE_BYTES);
+		assertThat(yaml.getCacheCapacity()).isEqualTo(RegistryClient.Builder.DEFAULT_CACHE_CAPACITY);
+	}
+
+	@Test
 	void propertiesAreTheConnectionDetailsWhenNoBeanIsDefined() {
 		this.runner
 			.withPropertyValues("lockstep.registry.url=" + this.registry.url(), "lockstep.registry.username=svc",

@@ -480,8 +480,11 @@ public final class RegistryClient {
 	 */
 	public static final class Builder {
 
-		/** Default per-request timeout, connect included. */
-		public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+		/**
+		 * Default per-request timeout, connect included: short enough that a worker's worst
+		 * wait on the registry ((retries + 1) x URLs x timeout) fits its transaction timeout.
+		 */
+		public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
 		/** Default limit of a response body: 8 MiB. */
 		public static final int DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;

@@ -66,6 +66,9 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	 */
 	public static final int DEFAULT_PRODUCER_BATCH_SIZE = 128 * 1024;
 
+	// kafka-clients' own default max.block.ms.
+	private static final Duration CLIENT_MAX_BLOCK = Duration.ofMinutes(1);
+
 	/** Where a new group starts reading unless set: every record already in the topic. */
 	public static final String DEFAULT_AUTO_OFFSET_RESET = "earliest";
 
@@ -158,13 +161,17 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	/**
 	 * The producer's {@code max.block.ms}: the longest one producer call may block inside
 	 * the open transaction. Unless set, half of what the transaction timeout leaves after
-	 * the max interval (the client's own default is one minute).
+	 * the max interval; the client's own default of one minute where the timeout leaves
+	 * nothing (a sizing the YAML refuses).
 	 * @return the configured value, or that default
 	 */
 	public Duration producerMaxBlock() {
 		Object value = this.producerProperties.get("max.block.ms");
-		return (value != null) ? Duration.ofMillis(Long.parseLong(value.toString().trim()))
-				: this.transaction.timeout().minus(this.transaction.maxInterval()).dividedBy(2);
+		if (value != null) {
+			return Duration.ofMillis(Long.parseLong(value.toString().trim()));
+		}
+		Duration left = this.transaction.timeout().minus(this.transaction.maxInterval());
+		return (left.compareTo(Duration.ZERO) > 0) ? left.dividedBy(2) : CLIENT_MAX_BLOCK;
 	}
 
 	/**

@@ -57,6 +57,9 @@ class WorkerSettingsTests {
 		assertThat(own.consumerProperties()).containsEntry("auto.offset.reset", "latest");
 		assertThat(own.producerProperties()).containsEntry("batch.size", 1024);
 		assertThat(own.producerMaxBlock()).isEqualTo(Duration.ofSeconds(3));
+		assertThat(worker().transaction(new TransactionSizing(10, Duration.ofSeconds(5), Duration.ofSeconds(1)))
+			.build()
+			.producerMaxBlock()).as("a timeout that leaves nothing: the client's default").isEqualTo(Duration.ofMinutes(1));
 	}
 
 	@Test

@@ -409,7 +409,7 @@ class WorkerTests {
 		kafka.createTopics(1, this.input, this.output);
 		kafka.produce(paidOrders(5));
 		AtomicInteger processed = new AtomicInteger();
-		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMinutes(5), Duration.ofMinutes(1))),
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMinutes(5), Duration.ofMinutes(10))),
 				RecordProcessor.of((Order order) -> {
 					processed.incrementAndGet();
 					return normalize(order);
