@@ -46,7 +46,7 @@ final class WorkerDeclarations {
 	 * @return the group id
 	 */
 	static String groupId(String name, LockstepProperties.Worker worker) {
-		return (worker.getGroupId() != null) ? worker.getGroupId() : name;
+		return (worker.getGroupId() != null) ? worker.getGroupId() : WorkerSettings.defaultGroupId(name);
 	}
 
 	/**
@@ -56,7 +56,8 @@ final class WorkerDeclarations {
 	 * @return the base
 	 */
 	static String transactionalId(String name, LockstepProperties.Worker worker) {
-		return (worker.getTransactionalId() != null) ? worker.getTransactionalId() : groupId(name, worker);
+		return (worker.getTransactionalId() != null) ? worker.getTransactionalId()
+				: WorkerSettings.defaultTransactionalId(groupId(name, worker));
 	}
 
 	private static void check(String name, LockstepProperties.Worker worker, KafkaPropertiesValidator validator) {
