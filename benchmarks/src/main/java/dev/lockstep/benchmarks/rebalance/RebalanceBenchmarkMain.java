@@ -20,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.lockstep.benchmarks.BenchmarkBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -77,7 +78,7 @@ public final class RebalanceBenchmarkMain {
 		List<String> memberships = List
 			.of(System.getProperty("bench.memberships", "dynamic,static,static-remain").split(","));
 		Map<String, List<Map<String, Double>>> results = new LinkedHashMap<>();
-		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start()) {
+		try (KafkaBrokerProcess broker = BenchmarkBroker.start()) {
 			for (int round = 1; round <= ROUNDS; round++) {
 				for (String protocol : protocols) {
 					for (String membership : memberships) {

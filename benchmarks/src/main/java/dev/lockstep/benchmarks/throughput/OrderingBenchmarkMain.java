@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.lockstep.benchmarks.throughput.VariantProcess.Measurement;
+import dev.lockstep.benchmarks.BenchmarkBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 
 /**
@@ -90,7 +91,7 @@ public final class OrderingBenchmarkMain {
 				new Contender("lockstep key, 256 in flight", Variant.E_KEY, Map.of(), false),
 				new Contender("lockstep none, 256 in flight", Variant.E_KEY,
 						Map.of("lockstep.workers.bench.ordering", "none"), false));
-		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start();
+		try (KafkaBrokerProcess broker = BenchmarkBroker.start();
 				OrderWorkload workload = new OrderWorkload(broker.bootstrapServers())) {
 			OrderingBenchmarkMain harness = new OrderingBenchmarkMain(broker.bootstrapServers(), workload);
 			workload.seed("fast", 1, FAST_RECORDS);

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.lockstep.benchmarks.throughput.VariantProcess.Measurement;
+import dev.lockstep.benchmarks.BenchmarkBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 
 /**
@@ -76,7 +77,7 @@ public final class ThroughputBenchmarkMain {
 		System.out.printf("BENCH %d records (measured after %d), %d runs per variant, partitions %s, %d cores, Java %s, variant JVMs %s%n",
 				RECORDS, WARMUP_RECORDS, RUNS, PARTITIONS, Runtime.getRuntime().availableProcessors(),
 				System.getProperty("java.version"), VariantProcess.JVM_OPTIONS);
-		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start();
+		try (KafkaBrokerProcess broker = BenchmarkBroker.start();
 				OrderWorkload workload = new OrderWorkload(broker.bootstrapServers())) {
 			ThroughputBenchmarkMain harness = new ThroughputBenchmarkMain(broker.bootstrapServers(), workload);
 			List<String> ratios = new ArrayList<>();

@@ -31,8 +31,13 @@ public record KafkaBrokerSpec(KafkaRelease release, Map<String, Short> features,
 	 */
 	public static final String FEATURES_PROPERTY = "lockstep.test.kafka.features";
 
-	/** JVM options of a broker process unless others are given. */
-	public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC");
+	/**
+	 * JVM options of a broker process unless others are given: the C1 compiler alone,
+	 * since a test broker lives seconds to minutes and full JIT compilation costs more CPU
+	 * than it saves on a shared machine.
+	 */
+	public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC",
+			"-XX:TieredStopAtLevel=1");
 
 	public KafkaBrokerSpec {
 		features = Map.copyOf(features);
