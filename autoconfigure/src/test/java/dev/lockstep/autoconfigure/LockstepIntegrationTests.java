@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.lockstep.registry.avro.RawAvroCodec;
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.WorkerStatus;
@@ -16,9 +17,9 @@ import dev.lockstep.worker.test.Order;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -39,18 +40,14 @@ import static org.awaitility.Awaitility.await;
  * properties, and read back by a {@code @KafkaListener} on Lockstep's transactional
  * batch container factory.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class LockstepIntegrationTests {
 
-	private static InJvmKafkaBroker broker;
+	private static KafkaBroker broker;
 
 	@BeforeAll
-	static void startBroker() {
-		broker = InJvmKafkaBroker.start();
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		broker.close();
+	static void connect(KafkaBroker shared) {
+		broker = shared;
 	}
 
 	@Test

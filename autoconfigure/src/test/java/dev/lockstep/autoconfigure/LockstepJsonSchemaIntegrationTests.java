@@ -13,7 +13,8 @@ import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.json.JsonSchema;
 import dev.lockstep.registry.json.JsonSchemaDeserializer;
 import dev.lockstep.registry.json.JsonSchemaSerializer;
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.test.registry.TestSchemaRegistry;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -41,11 +43,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * transactions; an id the registry does not know yet (a follower behind its leader)
  * retried, not quarantined.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class LockstepJsonSchemaIntegrationTests {
 
 	private static final String SCHEMA = "classpath:json-order.schema.json";
 
-	private static InJvmKafkaBroker broker;
+	private static KafkaBroker broker;
 
 	private static TestSchemaRegistry registry;
 
@@ -54,15 +57,14 @@ class LockstepJsonSchemaIntegrationTests {
 	private final RegistryWorkerFixture topics = new RegistryWorkerFixture(broker);
 
 	@BeforeAll
-	static void start() {
-		broker = InJvmKafkaBroker.start();
+	static void start(KafkaBroker shared) {
+		broker = shared;
 		registry = TestSchemaRegistry.start();
 	}
 
 	@AfterAll
 	static void stop() {
 		registry.close();
-		broker.close();
 	}
 
 	@Test

@@ -10,7 +10,8 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -26,9 +27,9 @@ import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
@@ -52,11 +53,12 @@ import static org.awaitility.Awaitility.await;
  * joins the group and the first leaves, with input arriving all along. (Under the classic
  * protocol the same passes; {@code LockstepIntegrationTests} covers the factory there.)
  */
+@ExtendWith(SharedKafkaBroker.class)
 class LockstepListenerGroupProtocolTests {
 
 	private static final Duration WAIT = Duration.ofMinutes(2);
 
-	private static InJvmKafkaBroker broker;
+	private static KafkaBroker broker;
 
 	private final String input = "lp-in-" + UUID.randomUUID();
 
@@ -67,13 +69,8 @@ class LockstepListenerGroupProtocolTests {
 	private final AtomicInteger produced = new AtomicInteger();
 
 	@BeforeAll
-	static void startBroker() {
-		broker = InJvmKafkaBroker.start();
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		broker.close();
+	static void connect(KafkaBroker shared) {
+		broker = shared;
 	}
 
 	@Test

@@ -13,7 +13,8 @@ import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.protobuf.ProtobufDeserializer;
 import dev.lockstep.registry.protobuf.ProtobufSchema;
 import dev.lockstep.registry.protobuf.ProtobufSerializer;
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.test.registry.TestSchemaRegistry;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -40,24 +42,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * carried through as an unknown field), and the invalid inputs (a malformed message, an
  * unknown id, indexes that name another message) quarantined in the same transactions.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class LockstepProtobufIntegrationTests {
 
-	private static InJvmKafkaBroker broker;
+	private static KafkaBroker broker;
 
 	private static TestSchemaRegistry registry;
 
 	private final RegistryWorkerFixture topics = new RegistryWorkerFixture(broker);
 
 	@BeforeAll
-	static void start() {
-		broker = InJvmKafkaBroker.start();
+	static void start(KafkaBroker shared) {
+		broker = shared;
 		registry = TestSchemaRegistry.start();
 	}
 
 	@AfterAll
 	static void stop() {
 		registry.close();
-		broker.close();
 	}
 
 	@Test

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -36,9 +36,9 @@ final class RegistryWorkerFixture {
 
 	final String quarantine = "quarantine-" + UUID.randomUUID();
 
-	private final InJvmKafkaBroker broker;
+	private final KafkaBroker broker;
 
-	RegistryWorkerFixture(InJvmKafkaBroker broker) {
+	RegistryWorkerFixture(KafkaBroker broker) {
 		this.broker = broker;
 	}
 

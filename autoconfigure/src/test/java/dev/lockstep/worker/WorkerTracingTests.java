@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
 import dev.lockstep.autoconfigure.observation.NewTraces;
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
@@ -45,9 +46,9 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -62,6 +63,7 @@ import static org.awaitility.Awaitility.await;
  * records by transactional id and sequence number, tombstones and quarantined records
  * keep their context, a record without context starts a trace, and a replay is a new span.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class WorkerTracingTests {
 
 	private static final Duration WAIT = Duration.ofMinutes(2);
@@ -70,7 +72,7 @@ class WorkerTracingTests {
 
 	private static final String PARENT_SPAN_ID = "00f067aa0ba902b7";
 
-	private static InJvmKafkaBroker broker;
+	private static KafkaBroker broker;
 
 	private static KafkaFixture kafka;
 
@@ -97,14 +99,9 @@ class WorkerTracingTests {
 	private NewTraces newTraces = NewTraces.PER_TRANSACTION;
 
 	@BeforeAll
-	static void startBroker() {
-		broker = InJvmKafkaBroker.start();
+	static void connect(KafkaBroker shared) {
+		broker = shared;
 		kafka = new KafkaFixture(broker);
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		broker.close();
 	}
 
 	@AfterEach

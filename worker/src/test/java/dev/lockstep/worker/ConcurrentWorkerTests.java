@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -46,11 +48,12 @@ import static org.awaitility.Awaitility.await;
  * order with a processor of random delay, aborts and a revoke with records in flight,
  * invalid input under both policies, and a graceful stop.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class ConcurrentWorkerTests {
 
 	private static final Duration WAIT = Duration.ofMinutes(2);
 
-	private static InJvmKafkaBroker broker;
+	private static KafkaBroker broker;
 
 	private static KafkaFixture kafka;
 
@@ -67,8 +70,8 @@ class ConcurrentWorkerTests {
 	private final List<Worker> workers = new ArrayList<>();
 
 	@BeforeAll
-	static void startBroker() {
-		broker = InJvmKafkaBroker.start();
+	static void connect(KafkaBroker shared) {
+		broker = shared;
 		kafka = new KafkaFixture(broker);
 		client = Executors.newSingleThreadScheduledExecutor();
 	}
@@ -76,7 +79,6 @@ class ConcurrentWorkerTests {
 	@AfterAll
 	static void stopBroker() {
 		client.shutdownNow();
-		broker.close();
 	}
 
 	@AfterEach

@@ -15,7 +15,8 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.registry.kafka.RawAvroDeserializer;
 import dev.lockstep.registry.kafka.RawAvroSerializer;
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.Bounds;
 import dev.lockstep.worker.WorkerSettings.Codecs;
@@ -33,10 +34,10 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -44,9 +45,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * The worker runtime against a real KRaft broker in the test JVM.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class WorkerTests {
 
-	private static InJvmKafkaBroker broker;
+	private static KafkaBroker broker;
 
 	static KafkaFixture kafka;
 
@@ -66,14 +68,9 @@ class WorkerTests {
 	private final List<Worker> workers = new ArrayList<>();
 
 	@BeforeAll
-	static void startBroker() {
-		broker = InJvmKafkaBroker.start();
+	static void connect(KafkaBroker shared) {
+		broker = shared;
 		kafka = new KafkaFixture(broker);
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		broker.close();
 	}
 
 	@AfterEach

@@ -13,7 +13,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.lockstep.registry.avro.RawAvroCodec;
-import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.worker.InvalidRecordException;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.test.Order;
@@ -30,9 +31,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
@@ -65,20 +66,16 @@ import static org.awaitility.Awaitility.await;
  * lines a trace id only when asked for; and records without a trace start one per
  * transaction, or one each when so configured.
  */
+@ExtendWith(SharedKafkaBroker.class)
 class LockstepTracingIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofMinutes(2);
 
-	private static InJvmKafkaBroker broker;
+	private static KafkaBroker broker;
 
 	@BeforeAll
-	static void startBroker() {
-		broker = InJvmKafkaBroker.start();
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		broker.close();
+	static void connect(KafkaBroker shared) {
+		broker = shared;
 	}
 
 	@Test
