@@ -15,9 +15,10 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.springframework.core.log.LogAccessor;
 
 /**
- * Decides what becomes of a record that can never be processed: skipped on an
- * operator's request, quarantined in the open transaction, or blocked at. Under
- * quarantine, a slot whose recent records are mostly invalid blocks instead (the
+ * Decides what becomes of a record that can never be processed, and does it: skipped on
+ * an operator's request or quarantined, each added to the open transaction; or blocked
+ * at, shown in health and announced until the record is skipped or the slot processes it.
+ * Under quarantine, a slot whose recent records are mostly invalid blocks instead (the
  * {@link InvalidInputPolicy.QuarantineGuard}).
  */
 final class InvalidInputHandler {
@@ -32,6 +33,8 @@ final class InvalidInputHandler {
 
 	private final SlotMonitor monitor;
 
+	private final WorkerListener listener;
+
 	// The outcome of the slot's most recent records, true for invalid, as a ring.
 	private final boolean[] recent;
 
@@ -42,10 +45,11 @@ final class InvalidInputHandler {
 	// The blocked record an operator asked to skip; only that exact record is skipped.
 	private volatile BlockedRecord skipRequested;
 
-	InvalidInputHandler(SlotId id, InvalidInputPolicy policy, SlotMonitor monitor) {
+	InvalidInputHandler(SlotId id, InvalidInputPolicy policy, SlotMonitor monitor, WorkerListener listener) {
 		this.id = id;
 		this.policy = policy;
 		this.monitor = monitor;
+		this.listener = listener;
 		this.recent = new boolean[policy.guard().window()];
 	}
 
@@ -57,7 +61,10 @@ final class InvalidInputHandler {
 		/** The record is in the open transaction (quarantined or skipped): go on. */
 		HANDLED,
 
-		/** Hold the slot at the record. */
+		/**
+		 * Hold the slot at the record: the slot commits what came before it, rewinds to it
+		 * and calls {@link #block(ProcessedRecord)}.
+		 */
 		BLOCK
 
 	}
@@ -90,10 +97,18 @@ final class InvalidInputHandler {
 	}
 
 	/**
-	 * A record was processed: it counts toward the guard's window.
+	 * A record was processed: it counts toward the guard's window, and a slot blocked at it
+	 * runs again.
+	 * @param record the record, in the open transaction
 	 */
-	void valid() {
+	void valid(ProcessedRecord record) {
 		count(false);
+		if (this.monitor.status() == WorkerStatus.BLOCKED) {
+			ConsumerRecord<byte[], byte[]> raw = record.raw();
+			record.trace().inScope(() -> logger.info(() -> this.id + " unblocked at " + raw.topic() + "-"
+					+ raw.partition() + "@" + raw.offset()));
+			this.monitor.status(WorkerStatus.RUNNING);
+		}
 	}
 
 	/**
@@ -133,11 +148,24 @@ final class InvalidInputHandler {
 	}
 
 	/**
-	 * Describe why the slot blocks at a record.
-	 * @param reason why the record is invalid
-	 * @return the reason shown in health and logs
+	 * Hold the slot at an invalid record it did not move past (the slot has committed
+	 * what came before it and rewound to it): shown in health, logged once however often
+	 * it is retried, and announced to the listener.
+	 * @param record the record, failed as invalid input
 	 */
-	String blockReason(Throwable reason) {
+	void block(ProcessedRecord record) {
+		ConsumerRecord<byte[], byte[]> raw = record.raw();
+		String why = blockReason(record.failure());
+		if (this.monitor.status() != WorkerStatus.BLOCKED) {
+			record.trace().inScope(() -> logger.error(() -> this.id + " BLOCKED at " + raw.topic() + "-"
+					+ raw.partition() + "@" + raw.offset() + ": " + why));
+		}
+		BlockedRecord blocked = new BlockedRecord(raw.topic(), raw.partition(), raw.offset(), why);
+		this.monitor.blocked(blocked);
+		this.listener.rejected(this.id.worker(), this.id.index(), blocked);
+	}
+
+	private String blockReason(Throwable reason) {
 		String message = String.valueOf(reason.getMessage());
 		return guardTripped() ? "more than " + Math.round(this.policy.guard().maxRatio() * 100) + "% of the last "
 				+ this.recent.length + " records were invalid (is the worker reading the right topic, with the right "

@@ -9,10 +9,11 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.springframework.core.log.LogAccessor;
 
 /**
- * A slot's consumers over its life: each created subscribed to the worker's topics (and
- * announced to the listener, which binds its metrics), one replacing another whose
- * membership the group refused, and closed leaving the group, or, for a static member
- * that keeps its place, remaining in it.
+ * A slot's consumer over its life, and the one place that knows which consumer is current:
+ * each created subscribed to the worker's topics (and announced to the listener, which
+ * binds its metrics), one replacing another whose membership the group refused, and the
+ * last closed leaving the group, or, for a static member that keeps its place, remaining
+ * in it.
  */
 final class SlotConsumers {
 
@@ -24,64 +25,80 @@ final class SlotConsumers {
 
 	private final SlotClients clients;
 
-	private final ConsumerRebalanceListener rebalance;
-
 	private final WorkerListener listener;
 
-	SlotConsumers(SlotId id, WorkerSettings settings, SlotClients clients, ConsumerRebalanceListener rebalance,
-			WorkerListener listener) {
+	private ConsumerRebalanceListener rebalance;
+
+	private Consumer<byte[], byte[]> current;
+
+	SlotConsumers(SlotId id, WorkerSettings settings, SlotClients clients, WorkerListener listener) {
 		this.id = id;
 		this.settings = settings;
 		this.clients = clients;
-		this.rebalance = rebalance;
 		this.listener = listener;
 	}
 
 	/**
-	 * Create a consumer subscribed to the worker's topics.
-	 * @return the consumer
+	 * Create the slot's consumer, subscribed to the worker's topics.
+	 * @param rebalance the listener to its rebalances, and to those of every replacement
 	 */
-	Consumer<byte[], byte[]> open() {
+	void open(ConsumerRebalanceListener rebalance) {
+		this.rebalance = rebalance;
+		this.current = subscribed();
+	}
+
+	/**
+	 * Return the slot's current consumer.
+	 * @return the consumer, or {@code null} before {@link #open}
+	 */
+	Consumer<byte[], byte[]> current() {
+		return this.current;
+	}
+
+	/**
+	 * Replace the current consumer, whose membership the group refused, with a new one,
+	 * and close it. A new consumer that cannot be created (an unresolvable bootstrap
+	 * server) leaves the refused one in place: its next poll fails the same way, and the
+	 * slot tries again.
+	 * @return whether the consumer was replaced
+	 */
+	boolean replaceRefused() {
+		Consumer<byte[], byte[]> replacement;
+		try {
+			replacement = subscribed();
+		}
+		catch (RuntimeException ex) {
+			logger.warn(() -> this.id + " could not create a new consumer, retrying: " + ex);
+			return false;
+		}
+		// Not a member: there is nothing to leave, and no reason to wait.
+		close(this.current, CloseOptions.timeout(Duration.ZERO));
+		this.current = replacement;
+		logger.info(() -> this.id + " joining the group again with a new consumer");
+		return true;
+	}
+
+	/**
+	 * Close the consumer, if any, as the slot ends: leaving the group moves its partitions
+	 * to another instance at once; a static member that keeps its place keeps them for its
+	 * restart.
+	 * @param timeout the longest the close waits
+	 */
+	void closeOnStop(Duration timeout) {
+		if (this.current == null) {
+			return;
+		}
+		close(this.current, CloseOptions.timeout(timeout)
+			.withGroupMembershipOperation(this.settings.membership().leaveOnStop()
+					? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+					: CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
+	}
+
+	private Consumer<byte[], byte[]> subscribed() {
 		Consumer<byte[], byte[]> created = this.clients.newConsumer();
 		this.listener.consumerCreated(this.id.worker(), this.id.index(), created);
 		created.subscribe(this.settings.sourceTopics(), this.rebalance);
 		return created;
-	}
-
-	/**
-	 * Create a consumer to replace one the group refused, and close that one. A new
-	 * consumer that cannot be created (an unresolvable bootstrap server) leaves the refused
-	 * one in place: its next poll fails the same way, and the slot tries again.
-	 * @param refused the refused consumer
-	 * @return the replacement, or the refused consumer when none could be created
-	 */
-	Consumer<byte[], byte[]> replace(Consumer<byte[], byte[]> refused) {
-		Consumer<byte[], byte[]> replacement;
-		try {
-			replacement = open();
-		}
-		catch (RuntimeException ex) {
-			logger.warn(() -> this.id + " could not create a new consumer, retrying: " + ex);
-			return refused;
-		}
-		// Not a member: there is nothing to leave, and no reason to wait.
-		close(refused, CloseOptions.timeout(Duration.ZERO));
-		logger.info(() -> this.id + " joining the group again with a new consumer");
-		return replacement;
-	}
-
-	/**
-	 * Close the consumer as the slot ends: leaving the group moves its partitions to
-	 * another instance at once; a static member that keeps its place keeps them for its
-	 * restart.
-	 * @param consumer the consumer
-	 * @param timeout the longest the close waits
-	 */
-	void closeOnStop(Consumer<byte[], byte[]> consumer, Duration timeout) {
-		close(consumer, CloseOptions.timeout(timeout)
-			.withGroupMembershipOperation(this.settings.membership().leaveOnStop()
-					? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
-					: CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
 	}
 
 	private void close(Consumer<byte[], byte[]> consumer, CloseOptions options) {

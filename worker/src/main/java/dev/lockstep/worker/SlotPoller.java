@@ -32,36 +32,28 @@ final class SlotPoller {
 
 	private final WorkerListener listener;
 
-	private Consumer<byte[], byte[]> consumer;
+	private final SlotConsumers consumers;
 
 	private boolean paused;
 
 	SlotPoller(SlotId id, InputDeadline deadline, SlotRebalanceListener rebalance, RewindPoints rewindPoints,
-			SlotMonitor monitor, WorkerListener listener) {
+			SlotMonitor monitor, WorkerListener listener, SlotConsumers consumers) {
 		this.id = id;
 		this.deadline = deadline;
 		this.rebalance = rebalance;
 		this.rewindPoints = rewindPoints;
 		this.monitor = monitor;
 		this.listener = listener;
+		this.consumers = consumers;
 	}
 
 	/**
-	 * Start polling with the slot's consumer, subscribed: the input deadline counts from now.
-	 * @param consumer the consumer
+	 * Start polling with the slot's consumer, subscribed: the input deadline counts from
+	 * now. (A consumer replacing a refused one polls on, the deadline counting from the
+	 * last input.)
 	 */
-	void start(Consumer<byte[], byte[]> consumer) {
-		this.consumer = consumer;
+	void start() {
 		this.deadline.inputArrived();
-	}
-
-	/**
-	 * Poll with a new consumer from now on: the input deadline still counts from the last
-	 * input.
-	 * @param consumer the new consumer, subscribed
-	 */
-	void replace(Consumer<byte[], byte[]> consumer) {
-		this.consumer = consumer;
 	}
 
 	/**
@@ -76,14 +68,14 @@ final class SlotPoller {
 	ConsumerRecords<byte[], byte[]> poll(Duration timeout, boolean transactionOpen) {
 		ConsumerRecords<byte[], byte[]> records;
 		try {
-			records = this.consumer.poll(timeout);
+			records = this.consumers.current().poll(timeout);
 		}
 		finally {
 			this.rebalance.throwFailure();
 		}
 		this.rewindPoints.polled(records);
 		if (records.isEmpty()) {
-			checkIdle();
+			this.deadline.check();
 			if (!transactionOpen) {
 				this.monitor.quiet();
 			}
@@ -107,11 +99,12 @@ final class SlotPoller {
 	 * @param pause whether to pause
 	 */
 	void pause(boolean pause) {
+		Consumer<byte[], byte[]> consumer = this.consumers.current();
 		if (pause) {
-			this.consumer.pause(this.consumer.assignment());
+			consumer.pause(consumer.assignment());
 		}
 		else {
-			this.consumer.resume(this.consumer.paused());
+			consumer.resume(consumer.paused());
 		}
 		this.paused = pause;
 		this.rebalance.paused(pause);
@@ -120,20 +113,12 @@ final class SlotPoller {
 	}
 
 	private Map<TopicPartition, Long> lag() {
+		Consumer<byte[], byte[]> consumer = this.consumers.current();
 		Map<TopicPartition, Long> lag = new HashMap<>();
-		for (TopicPartition partition : this.consumer.assignment()) {
-			this.consumer.currentLag(partition).ifPresent((behind) -> lag.put(partition, behind));
+		for (TopicPartition partition : consumer.assignment()) {
+			consumer.currentLag(partition).ifPresent((behind) -> lag.put(partition, behind));
 		}
 		return lag;
-	}
-
-	/**
-	 * Fail a one-shot run whose input deadline has passed.
-	 * @throws SlotFailure FAILED when none of the worker's slots had input for the idle
-	 * timeout
-	 */
-	void checkIdle() {
-		this.deadline.check();
 	}
 
 }

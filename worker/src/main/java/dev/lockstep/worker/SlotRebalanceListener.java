@@ -2,7 +2,6 @@ package dev.lockstep.worker;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -22,50 +21,36 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(1);
 
-	/**
-	 * The slot's commit before revocation: the revoked partitions' records in flight taken
-	 * back (bounded), then the open transaction committed, which also moves the rewind
-	 * points.
-	 */
-	@FunctionalInterface
-	interface Commit {
-
-		void commit(Collection<TopicPartition> revoked) throws Exception;
-
-	}
-
 	private final SlotId id;
+
+	private final SlotRevocation revocation;
 
 	private final SlotTransaction transaction;
 
-	private final Commit commit;
+	private final SlotRecovery recovery;
 
-	private final Runnable rewind;
-
-	// Drops the records in flight of partitions the slot no longer owns.
-	private final java.util.function.Consumer<Collection<TopicPartition>> discard;
+	private final SlotProcessing processing;
 
 	private final RewindPoints rewindPoints;
 
 	private final SlotMonitor monitor;
 
-	private final Supplier<Consumer<byte[], byte[]>> consumer;
+	private final SlotConsumers consumers;
 
 	private SlotFailure failure;
 
 	private boolean paused;
 
-	SlotRebalanceListener(SlotId id, SlotTransaction transaction, Commit commit, Runnable rewind,
-			java.util.function.Consumer<Collection<TopicPartition>> discard, RewindPoints rewindPoints,
-			SlotMonitor monitor, Supplier<Consumer<byte[], byte[]>> consumer) {
+	SlotRebalanceListener(SlotId id, SlotRevocation revocation, SlotTransaction transaction, SlotRecovery recovery,
+			SlotProcessing processing, RewindPoints rewindPoints, SlotMonitor monitor, SlotConsumers consumers) {
 		this.id = id;
+		this.revocation = revocation;
 		this.transaction = transaction;
-		this.commit = commit;
-		this.rewind = rewind;
-		this.discard = discard;
+		this.recovery = recovery;
+		this.processing = processing;
 		this.rewindPoints = rewindPoints;
 		this.monitor = monitor;
-		this.consumer = consumer;
+		this.consumers = consumers;
 	}
 
 	/**
@@ -90,7 +75,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	@Override
 	public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
 		try {
-			this.commit.commit(partitions);
+			this.revocation.commitBeforeRevoke(partitions);
 		}
 		catch (SlotFailure ex) {
 			this.failure = ex;
@@ -98,7 +83,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		catch (Exception ex) {
 			this.monitor.error("Commit before revocation failed: " + ex);
 			abort();
-			this.rewind.run();
+			this.recovery.rewind();
 		}
 		finally {
 			forget(partitions);
@@ -117,7 +102,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	@Override
 	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-		Consumer<byte[], byte[]> assigned = this.consumer.get();
+		Consumer<byte[], byte[]> assigned = this.consumers.current();
 		for (TopicPartition partition : partitions) {
 			try {
 				// Bounded: a transaction may be open across a cooperative rebalance.
@@ -145,7 +130,8 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	}
 
 	private void forget(Collection<TopicPartition> partitions) {
-		this.discard.accept(partitions);
+		// Records in flight of partitions the slot no longer owns are dropped.
+		this.processing.discard(partitions);
 		this.rewindPoints.revoked(partitions);
 		this.monitor.committedOffsets(this.rewindPoints.points());
 	}

@@ -10,15 +10,13 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.FencedInstanceIdException;
 
 import org.springframework.core.log.LogAccessor;
 
 /**
  * A slot's transactional producer and its open transaction: begin, send, commit with
- * retries, abort, and replacing the producer; and, from the evidence the cluster gives,
- * whether a fence is recovered from (re-initialise) or another live instance's (stop):
- * see {@link #fenced(Throwable)}.
+ * retries, abort, and replacing the producer; after a fence, re-initialising it or
+ * stopping the slot, as the {@link FenceEvidence} says.
  */
 final class SlotTransaction {
 
@@ -26,7 +24,7 @@ final class SlotTransaction {
 
 	private final SlotId id;
 
-	private final SlotClients clients;
+	private final SlotProducers producers;
 
 	private final WorkerSettings.TransactionSizing sizing;
 
@@ -51,72 +49,34 @@ final class SlotTransaction {
 
 	private OpenTransaction open;
 
+	private final FenceEvidence fences;
+
 	// commitTransaction was called and did not succeed: it may yet complete (a successor
 	// producer's initialisation finishes a commit the coordinator received).
 	private boolean outcomeUnknown;
-
-	// A transaction call of this producer timed out and was repeated since its last
-	// successful commit or abort: the first attempt may have reached the coordinator and
-	// bumped the epoch, so a fence that follows may be this producer's own doing.
-	private boolean retriedSinceSettled;
-
-	// The producer was re-initialised after a fence that nothing this slot did explains:
-	// another producer initialised the transactional id.
-	private boolean fencedByAnotherProducer;
 
 	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings settings, SlotFailures failures, BackOff backOff,
 			SlotMonitor monitor, WorkerListener listener, BudgetClaims claims) {
 		this.maxBlock = settings.producerMaxBlock();
 		this.observations = settings.observations();
 		this.id = id;
-		this.clients = clients;
+		this.producers = new SlotProducers(id, clients, failures, backOff, monitor, listener);
 		this.sizing = settings.transaction();
 		this.failures = failures;
 		this.backOff = backOff;
 		this.monitor = monitor;
 		this.listener = listener;
 		this.claims = claims;
+		this.fences = new FenceEvidence(this.sizing.timeout());
 	}
 
 	/**
-	 * Create and initialise the producer, which fences any predecessor with the slot's
-	 * transactional id and aborts its open transaction. Every failure is retried after a
-	 * back-off until the slot stops (a broker restarting, credentials or ACLs being rolled
-	 * out, a fence by a concurrent initialisation), except one that retrying cannot change
-	 * ({@link FailureClassifier#isPermanent(Throwable)}): that fails the slot.
+	 * Start the slot's producer: see {@link SlotProducers#start()}.
 	 * @throws SlotFailure FAILED for a failure retrying cannot change
 	 */
 	void start() {
-		Producer<byte[], byte[]> created = this.clients.newProducer();
-		String lastReason = null;
-		while (true) {
-			try {
-				created.initTransactions();
-				this.producer = created;
-				this.retriedSinceSettled = false;
-				this.listener.producerCreated(this.id.worker(), this.id.index(), created);
-				return;
-			}
-			catch (RuntimeException ex) {
-				FailureCategory category = this.failures.categorize(ex);
-				String reason = FailureClassifier.describe(ex);
-				this.monitor.error("Producer initialisation failed (" + category + "): " + reason);
-				if (FailureClassifier.isPermanent(ex) || this.backOff.isStopped()) {
-					created.close(Duration.ZERO);
-					if (this.backOff.isStopped()) {
-						return;
-					}
-					throw new SlotFailure(WorkerStatus.FAILED, "producer initialisation failed: " + reason);
-				}
-				if (!reason.equals(lastReason)) {
-					// Once per distinct reason: a long outage is one line, not one per attempt.
-					logger.warn(() -> this.id + " producer initialisation failed (" + category + "), retrying: "
-							+ reason);
-					lastReason = reason;
-				}
-				this.backOff.await();
-			}
-		}
+		this.producer = this.producers.start();
+		this.fences.settled();
 	}
 
 	/**
@@ -198,7 +158,7 @@ final class SlotTransaction {
 			throw ex;
 		}
 		this.outcomeUnknown = false;
-		this.retriedSinceSettled = false;
+		this.fences.settled();
 		this.claims.committed();
 		committing.ended(TransactionObservationContext.Result.COMMITTED);
 		this.open = null;
@@ -233,7 +193,7 @@ final class SlotTransaction {
 		release();
 		try {
 			retrying("abort", this.producer::abortTransaction, false);
-			this.retriedSinceSettled = false;
+			this.fences.settled();
 		}
 		catch (RuntimeException ex) {
 			if (this.failures.categorize(ex) == FailureCategory.FENCED) {
@@ -246,16 +206,9 @@ final class SlotTransaction {
 	}
 
 	/**
-	 * Act on a fence, by the evidence the cluster gave. A fenced group instance id means
-	 * another member joined the group with this slot's static member id: the slot stops.
-	 * A fenced producer is re-initialised from, as often as it happens, when the slot can
-	 * explain it: the coordinator aborted a transaction that outlived its timeout (a
-	 * pause, a GC, a frozen VM, a broker down) and bumped the epoch, or a transaction call
-	 * that timed out and was repeated met the epoch its own first attempt bumped (a
-	 * broker restarting). A fence nothing explains means another producer initialised the
-	 * transactional id: re-initialising takes the id back, and when the slot is fenced
-	 * that way again, the other producer has taken it back in turn, so another live
-	 * instance is using the id and the slot stops. Elapsed time decides nothing.
+	 * Act on a fence: re-initialise the producer when the {@link FenceEvidence} explains
+	 * it, as often as it happens; otherwise another live instance took over, and the slot
+	 * stops.
 	 * @param failure the fence
 	 * @throws SlotFailure FENCED for a takeover
 	 */
@@ -264,22 +217,9 @@ final class SlotTransaction {
 	}
 
 	private void reinitialiseOrStop(Throwable fence, OpenTransaction transaction) {
-		if (isGroupInstanceFence(fence)) {
+		String cause = this.fences.explain(fence, transaction);
+		if (cause == null) {
 			throw takeover(fence);
-		}
-		String cause;
-		if (this.retriedSinceSettled) {
-			cause = "a transaction call timed out and was repeated";
-		}
-		else if (transaction != null && transaction.age().compareTo(this.sizing.timeout()) >= 0) {
-			cause = "its transaction outlived the transaction timeout";
-		}
-		else if (this.fencedByAnotherProducer) {
-			throw takeover(fence);
-		}
-		else {
-			cause = "another producer initialised the transactional id";
-			this.fencedByAnotherProducer = true;
 		}
 		logger.warn(() -> this.id + ": producer fenced (" + cause + ": " + FailureClassifier.describe(fence)
 				+ "); re-initialising it");
@@ -295,15 +235,6 @@ final class SlotTransaction {
 		release();
 		close(Duration.ZERO);
 		start();
-	}
-
-	private static boolean isGroupInstanceFence(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof FencedInstanceIdException) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	private SlotFailure takeover(Throwable failure) {
@@ -342,7 +273,7 @@ final class SlotTransaction {
 						|| (capped && outlastsTimeout(this.backOff.next().plus(this.maxBlock)))) {
 					throw ex;
 				}
-				this.retriedSinceSettled = true;
+				this.fences.retried();
 				this.monitor.error(operation + " timed out, retrying: " + ex.getMessage());
 				logger.warn(() -> this.id + " " + operation + " timed out, retrying: " + ex);
 				this.backOff.await();
@@ -367,13 +298,7 @@ final class SlotTransaction {
 			this.open = null;
 		}
 		if (this.producer != null) {
-			this.listener.producerClosing(this.id.worker(), this.id.index(), this.producer);
-			try {
-				this.producer.close(timeout);
-			}
-			catch (RuntimeException ex) {
-				logger.warn(ex, () -> this.id + " producer close");
-			}
+			this.producers.close(this.producer, timeout);
 			this.producer = null;
 		}
 	}

@@ -2,14 +2,9 @@ package dev.lockstep.worker;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Map;
-import java.util.Set;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.core.log.LogAccessor;
@@ -17,14 +12,16 @@ import org.springframework.core.log.LogAccessor;
 /**
  * One slot's consume-transform-produce loop on its own thread: poll; decode, process,
  * encode and send each record inside the open transaction (which may span polls),
- * committing whenever the transaction is due; act on every failure by its
- * {@link FailureCategory}. Records are processed by the {@link SlotProcessing} the
- * worker's ordering calls for (one at a time on this thread, or at the same time on the
- * slot's pool) and taken back in order per partition; the slot thread alone sends and
- * commits. The transaction, invalid input, rewind points and clients each have a class
- * of their own.
+ * committing whenever the transaction is due. Records are processed by the
+ * {@link SlotProcessing} the worker's ordering calls for (one at a time on this thread,
+ * or at the same time on the slot's pool) and taken back in order per partition; the
+ * slot thread alone sends and commits. The slot orchestrates; the transaction
+ * ({@link SlotTransaction}), invalid input ({@link InvalidInputHandler}), recovery from a
+ * failure ({@link SlotRecovery}), rebalances ({@link SlotRebalanceListener}, which calls
+ * back only through {@link SlotRevocation}) and the consumer ({@link SlotConsumers}) each
+ * own their part.
  */
-final class WorkerSlot implements Runnable {
+final class WorkerSlot implements Runnable, SlotRevocation {
 
 	private static final LogAccessor logger = new LogAccessor(WorkerSlot.class);
 
@@ -32,13 +29,9 @@ final class WorkerSlot implements Runnable {
 
 	private final WorkerSettings settings;
 
-	private final SlotFailures failures;
-
 	private final SlotMonitor monitor;
 
 	private final BudgetClaims claims;
-
-	private final WorkerListener listener;
 
 	private final BackOff backOff;
 
@@ -46,7 +39,11 @@ final class WorkerSlot implements Runnable {
 
 	private final InvalidInputHandler invalidInput;
 
-	private final RewindPoints rewindPoints = new RewindPoints();
+	private final SlotRecovery recovery;
+
+	private final SlotCommit commit;
+
+	private final SlotIntake intake;
 
 	private final SlotRebalanceListener rebalance;
 
@@ -68,28 +65,32 @@ final class WorkerSlot implements Runnable {
 	// A record blocked the slot: back off before retrying it.
 	private boolean blockedRetryDue;
 
-	private Consumer<byte[], byte[]> consumer;
-
 	WorkerSlot(SlotId id, WorkerSettings settings, SlotClients clients, SlotWork work,
 			FailureClassifier classifier, RecoveryPolicy recoveryPolicy, SlotMonitor monitor, RecordBudget budget,
 			InputDeadline deadline, WorkerListener listener) {
 		this.id = id;
 		this.settings = settings;
-		this.failures = new SlotFailures(classifier, recoveryPolicy);
+		SlotFailures failures = new SlotFailures(classifier, recoveryPolicy);
+		RewindPoints rewindPoints = new RewindPoints();
 		this.monitor = monitor;
 		this.claims = new BudgetClaims(budget);
-		this.listener = listener;
 		this.backOff = new BackOff(settings.recovery());
-		this.transaction = new SlotTransaction(id, clients, settings, this.failures, this.backOff, monitor, listener,
+		this.transaction = new SlotTransaction(id, clients, settings, failures, this.backOff, monitor, listener,
 				this.claims);
-		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor);
+		this.invalidInput = new InvalidInputHandler(id, settings.invalidInput(), monitor, listener);
 		this.work = work;
 		this.processing = SlotProcessing.of(id, settings, work, listener);
-		this.rebalance = new SlotRebalanceListener(id, this.transaction, this::commitBeforeRevoke, this::rewind,
-				this.processing::discard, this.rewindPoints, monitor, () -> this.consumer);
-		this.poller = new SlotPoller(id, deadline, this.rebalance, this.rewindPoints, monitor,
-				listener);
-		this.consumers = new SlotConsumers(id, settings, clients, this.rebalance, listener);
+		this.consumers = new SlotConsumers(id, settings, clients, listener);
+		this.recovery = new SlotRecovery(id, failures, this.transaction, this.consumers, this.processing, work,
+				rewindPoints, deadline, monitor, listener, this.backOff);
+		this.commit = new SlotCommit(this.transaction, this.consumers, work, rewindPoints, this.invalidInput,
+				monitor, this.backOff);
+		this.intake = new SlotIntake(id, failures, this.transaction, this.commit, this.invalidInput, this.recovery,
+				this.claims);
+		this.rebalance = new SlotRebalanceListener(id, this, this.transaction, this.recovery, this.processing,
+				rewindPoints, monitor, this.consumers);
+		this.poller = new SlotPoller(id, deadline, this.rebalance, rewindPoints, monitor, listener,
+				this.consumers);
 		monitor.inFlight(this.processing::inFlight);
 	}
 
@@ -113,8 +114,8 @@ final class WorkerSlot implements Runnable {
 			if (this.stopRequested) {
 				return;
 			}
-			this.consumer = this.consumers.open();
-			this.poller.start(this.consumer);
+			this.consumers.open(this.rebalance);
+			this.poller.start();
 			this.monitor.status(WorkerStatus.RUNNING);
 			while (!this.stopRequested && !(this.finishing && !this.transaction.isOpen())) {
 				try {
@@ -124,7 +125,7 @@ final class WorkerSlot implements Runnable {
 					throw ex;
 				}
 				catch (Exception ex) {
-					recover(ex);
+					this.recovery.recover(ex);
 				}
 			}
 			if (this.stopRequested) {
@@ -191,7 +192,7 @@ final class WorkerSlot implements Runnable {
 			// Checked before every record, so a slow poll cannot keep a transaction open
 			// past its interval (and on to its timeout).
 			if (this.transaction.isDue()) {
-				commit();
+				this.commit.commit();
 			}
 			ProcessedRecord record = this.processing.takeDone();
 			if (record == null) {
@@ -205,7 +206,8 @@ final class WorkerSlot implements Runnable {
 				this.processing.discard();
 				return false;
 			}
-			if (!accept(record)) {
+			if (!this.intake.accept(record)) {
+				this.blockedRetryDue = true;
 				return false;
 			}
 			if (this.claims.isExhausted()) {
@@ -234,16 +236,15 @@ final class WorkerSlot implements Runnable {
 		}
 	}
 
-	private void commitBeforeRevoke(Collection<TopicPartition> revoked) throws Exception {
+	@Override
+	public void commitBeforeRevoke(Collection<TopicPartition> revoked) throws Exception {
 		drain(revoked);
-		if (this.transaction.isOpen()) {
-			commit();
-		}
+		this.commit.commitIfOpen();
 	}
 
 	private void finishPending() {
 		try {
-			commitBeforeRevoke(this.consumer.assignment());
+			commitBeforeRevoke(this.consumers.current().assignment());
 		}
 		catch (SlotFailure ex) {
 			throw ex;
@@ -255,174 +256,19 @@ final class WorkerSlot implements Runnable {
 	}
 
 	private void commitIfDue() throws Exception {
-		if (this.transaction.isOpen()
-				&& (this.stopRequested || this.finishing || this.transaction.isDue())) {
-			commit();
+		if (this.stopRequested || this.finishing || this.transaction.isDue()) {
+			this.commit.commitIfOpen();
 		}
 	}
 
 	private void applyPause() throws Exception {
 		boolean pause = this.pauseRequested;
 		if (pause != this.poller.isPaused()) {
-			if (pause && this.transaction.isOpen()) {
-				commit();
+			if (pause) {
+				this.commit.commitIfOpen();
 			}
 			this.poller.pause(pause);
 		}
-	}
-
-	/**
-	 * Put a processed record into the open transaction: its outputs and its offset, or,
-	 * when it failed as invalid input, what the invalid-input policy says.
-	 * @return {@code false} when the record blocked the slot (the slot rewound to it)
-	 * @throws Exception the failure, when it is not invalid input
-	 */
-	private boolean accept(ProcessedRecord record) throws Exception {
-		boolean joined = false;
-		try {
-			joined = join(record);
-			return joined;
-		}
-		finally {
-			// Its trace ends here, naming the transaction it joined. (The transaction's
-			// own observation began outside the record's scope: it is not the record's child.)
-			if (joined && this.transaction.isOpen()) {
-				record.trace().joined(this.id.transactionalId(), this.transaction.sequence());
-			}
-			record.trace().end();
-		}
-	}
-
-	private boolean join(ProcessedRecord record) throws Exception {
-		ConsumerRecord<byte[], byte[]> raw = record.raw();
-		Exception failure = record.failure();
-		if (failure != null) {
-			if (this.failures.categorize(failure, record.processorFailed()) != FailureCategory.INVALID_INPUT) {
-				throw failure;
-			}
-			return invalid(record);
-		}
-		OpenTransaction open = this.transaction.begin();
-		this.transaction.send(record.outputs());
-		open.processed(raw, record.tombstone());
-		this.invalidInput.valid();
-		if (this.monitor.status() == WorkerStatus.BLOCKED) {
-			record.trace().inScope(() -> logger.info(() -> this.id + " unblocked at " + raw.topic() + "-"
-					+ raw.partition() + "@" + raw.offset()));
-			this.monitor.status(WorkerStatus.RUNNING);
-		}
-		return true;
-	}
-
-	private boolean invalid(ProcessedRecord record) throws Exception {
-		if (this.invalidInput.invalid(record, this.transaction) == InvalidInputHandler.Outcome.HANDLED) {
-			return true;
-		}
-		ConsumerRecord<byte[], byte[]> raw = record.raw();
-		Exception reason = record.failure();
-		// Block: commit what came before the record, then hold the slot at it.
-		this.claims.unclaim();
-		if (this.transaction.isEmpty()) {
-			this.transaction.abort();
-		}
-		else {
-			commit();
-		}
-		rewindToPoints();
-		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
-		String why = this.invalidInput.blockReason(reason);
-		if (this.monitor.status() != WorkerStatus.BLOCKED) {
-			record.trace().inScope(() -> logger.error(() -> this.id + " BLOCKED at " + where + ": " + why));
-		}
-		BlockedRecord blocked = new BlockedRecord(raw.topic(), raw.partition(), raw.offset(), why);
-		this.monitor.blocked(blocked);
-		this.listener.rejected(this.id.worker(), this.id.index(), blocked);
-		this.blockedRetryDue = true;
-		return false;
-	}
-
-	private void commit() throws Exception {
-		Map<TopicPartition, OffsetAndMetadata> offsets = this.transaction.commit(this.consumer.groupMetadata());
-		this.work.transactionEnded();
-		this.rewindPoints.committed(offsets);
-		this.invalidInput.committed(offsets);
-		this.monitor.committedOffsets(this.rewindPoints.points());
-		this.backOff.reset();
-	}
-
-	private void recover(Exception failure) {
-		FailureCategory category = this.failures.categorize(failure);
-		this.monitor.error(category + " after " + failure);
-		this.listener.recovered(this.id.worker(), this.id.index(), category);
-		logger.warn(() -> this.id + " recovering (" + category + ") from " + failure);
-		this.monitor.failed();
-		switch (category) {
-			case FENCED -> this.transaction.fenced(failure);
-			case FATAL -> this.transaction.replaceProducer();
-			case REJOIN -> {
-				this.transaction.abort();
-				// A consumer refused again and again never polls: the input deadline counts here.
-				this.poller.checkIdle();
-				replaceConsumer();
-			}
-			default -> this.transaction.abort();
-		}
-		rewind();
-		this.backOff.await();
-	}
-
-	/**
-	 * Replace a consumer whose membership the group refused (it holds no partitions): the
-	 * new one joins after the back-off.
-	 */
-	private void replaceConsumer() {
-		if (this.stopRequested) {
-			return;
-		}
-		Consumer<byte[], byte[]> replacement = this.consumers.replace(this.consumer);
-		if (replacement == this.consumer) {
-			this.monitor.error("A new consumer could not be created");
-			return;
-		}
-		this.processing.discard();
-		this.rewindPoints.revoked(Set.copyOf(this.rewindPoints.points().keySet()));
-		this.monitor.committedOffsets(this.rewindPoints.points());
-		this.consumer = replacement;
-		this.poller.replace(replacement);
-	}
-
-	/**
-	 * Seek every assigned partition back to its first uncommitted record. After a commit
-	 * whose outcome is unknown (called, then given up: a successor producer may have
-	 * completed it), the group's committed offsets are read from the broker first.
-	 */
-	private void rewind() {
-		// Whatever happens next (even a stop), nothing pending may join a transaction now.
-		this.processing.discard();
-		boolean fromBroker = this.transaction.takeUnknownOutcome();
-		while (!this.stopRequested) {
-			try {
-				if (fromBroker) {
-					this.rewindPoints.reload(this.consumer);
-				}
-				rewindToPoints();
-				return;
-			}
-			catch (RuntimeException ex) {
-				this.monitor.error("Rewind failed, retrying: " + ex);
-				this.backOff.await();
-			}
-		}
-	}
-
-	/**
-	 * Seek every assigned partition back to its rewind point, dropping every record in
-	 * flight: their outputs were not sent, or were aborted.
-	 */
-	private void rewindToPoints() {
-		this.processing.discard();
-		this.work.transactionEnded();
-		this.rewindPoints.rewind(this.consumer);
 	}
 
 	private void close() {
@@ -431,9 +277,7 @@ final class WorkerSlot implements Runnable {
 		this.processing.close();
 		this.work.close();
 		Duration timeout = this.settings.shutdownTimeout();
-		if (this.consumer != null) {
-			this.consumers.closeOnStop(this.consumer, timeout);
-		}
+		this.consumers.closeOnStop(timeout);
 		this.transaction.close(timeout);
 		WorkerStatus status = this.monitor.status();
 		if (status != WorkerStatus.FENCED && status != WorkerStatus.FAILED) {

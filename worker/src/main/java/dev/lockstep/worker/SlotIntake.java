@@ -1,0 +1,95 @@
+package dev.lockstep.worker;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Puts each processed record, taken back in order, into the slot's open transaction: its
+ * outputs and its input offset; or, when it failed as invalid input, what the
+ * {@link InvalidInputHandler} decides: quarantined or skipped in the transaction, or
+ * blocked at, once what came before it is committed and the slot rewound to it. A record
+ * that failed otherwise is thrown, for the slot to recover from. Every record's trace ends
+ * here.
+ */
+final class SlotIntake {
+
+	private final SlotId id;
+
+	private final SlotFailures failures;
+
+	private final SlotTransaction transaction;
+
+	private final SlotCommit commit;
+
+	private final InvalidInputHandler invalidInput;
+
+	private final SlotRecovery recovery;
+
+	private final BudgetClaims claims;
+
+	SlotIntake(SlotId id, SlotFailures failures, SlotTransaction transaction, SlotCommit commit,
+			InvalidInputHandler invalidInput, SlotRecovery recovery, BudgetClaims claims) {
+		this.id = id;
+		this.failures = failures;
+		this.transaction = transaction;
+		this.commit = commit;
+		this.invalidInput = invalidInput;
+		this.recovery = recovery;
+		this.claims = claims;
+	}
+
+	/**
+	 * Put a processed record into the open transaction.
+	 * @param record the record
+	 * @return {@code false} when the record blocked the slot (the slot rewound to it)
+	 * @throws Exception the record's failure, when it is not invalid input
+	 */
+	boolean accept(ProcessedRecord record) throws Exception {
+		boolean joined = false;
+		try {
+			joined = join(record);
+			return joined;
+		}
+		finally {
+			// Its trace ends here, naming the transaction it joined. (The transaction's
+			// own observation began outside the record's scope: it is not the record's child.)
+			if (joined && this.transaction.isOpen()) {
+				record.trace().joined(this.id.transactionalId(), this.transaction.sequence());
+			}
+			record.trace().end();
+		}
+	}
+
+	private boolean join(ProcessedRecord record) throws Exception {
+		Exception failure = record.failure();
+		if (failure != null) {
+			if (this.failures.categorize(failure, record.processorFailed()) != FailureCategory.INVALID_INPUT) {
+				throw failure;
+			}
+			return invalid(record);
+		}
+		ConsumerRecord<byte[], byte[]> raw = record.raw();
+		OpenTransaction open = this.transaction.begin();
+		this.transaction.send(record.outputs());
+		open.processed(raw, record.tombstone());
+		this.invalidInput.valid(record);
+		return true;
+	}
+
+	private boolean invalid(ProcessedRecord record) throws Exception {
+		if (this.invalidInput.invalid(record, this.transaction) == InvalidInputHandler.Outcome.HANDLED) {
+			return true;
+		}
+		// Block: commit what came before the record, then hold the slot at it.
+		this.claims.unclaim();
+		if (this.transaction.isEmpty()) {
+			this.transaction.abort();
+		}
+		else {
+			this.commit.commit();
+		}
+		this.recovery.rewindToPoints();
+		this.invalidInput.block(record);
+		return false;
+	}
+
+}
