@@ -4,13 +4,16 @@ import java.time.Duration;
 
 /**
  * A slot's exponential back-off between recovery attempts: doubled after each failure,
- * reset by success, cut short for good when the slot is asked to stop.
+ * reset by success, cut short for good when the slot is asked to stop (which it records,
+ * for every part of the slot to read) or its thread is interrupted.
  */
 final class BackOff {
 
 	private final WorkerSettings.Recovery recovery;
 
 	private final Object lock = new Object();
+
+	private volatile boolean stopRequested;
 
 	private volatile boolean stopped;
 
@@ -54,15 +57,29 @@ final class BackOff {
 	}
 
 	/**
-	 * Wake a waiting slot and never wait again.
+	 * The slot is asked to stop: wake it if it is waiting, and never wait again.
 	 */
 	void stop() {
 		synchronized (this.lock) {
+			this.stopRequested = true;
 			this.stopped = true;
 			this.lock.notifyAll();
 		}
 	}
 
+	/**
+	 * Return whether the slot was asked to stop.
+	 * @return whether {@link #stop()} was called
+	 */
+	boolean isStopRequested() {
+		return this.stopRequested;
+	}
+
+	/**
+	 * Return whether waiting is over for good: the slot was asked to stop, or its thread
+	 * was interrupted while waiting.
+	 * @return whether no wait is left
+	 */
 	boolean isStopped() {
 		return this.stopped;
 	}

@@ -40,7 +40,7 @@ final class FenceEvidence {
 		this.retriedSinceSettled = true;
 	}
 
-	/** The producer started, or a transaction call completed: no call is pending. */
+	/** A producer was started, or a commit or an abort completed: no call is pending. */
 	void settled() {
 		this.retriedSinceSettled = false;
 	}

@@ -97,8 +97,8 @@ final class InvalidInputHandler {
 	}
 
 	/**
-	 * A record was processed: it counts toward the guard's window, and a slot blocked at it
-	 * runs again.
+	 * A record was processed: it counts toward the guard's window, and a blocked slot runs
+	 * again (the record it blocked at was skipped, or now processes).
 	 * @param record the record, in the open transaction
 	 */
 	void valid(ProcessedRecord record) {

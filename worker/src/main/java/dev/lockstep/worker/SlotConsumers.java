@@ -49,7 +49,8 @@ final class SlotConsumers {
 
 	/**
 	 * Return the slot's current consumer.
-	 * @return the consumer, or {@code null} before {@link #open}
+	 * @return the consumer (closed once {@link #closeOnStop} ran), or {@code null} until
+	 * {@link #open} succeeded
 	 */
 	Consumer<byte[], byte[]> current() {
 		return this.current;

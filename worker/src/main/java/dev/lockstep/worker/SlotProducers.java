@@ -42,7 +42,8 @@ final class SlotProducers {
 	 * slot stops (a broker restarting, credentials or ACLs being rolled out, a fence by a
 	 * concurrent initialisation), except one that retrying cannot change
 	 * ({@link FailureClassifier#isPermanent(Throwable)}): that fails the slot.
-	 * @return the initialised producer, or {@code null} when the slot stopped first
+	 * @return the initialised producer, or {@code null} when waiting ended first (the slot
+	 * was asked to stop, or its thread was interrupted)
 	 * @throws SlotFailure FAILED for a failure retrying cannot change
 	 */
 	Producer<byte[], byte[]> start() {

@@ -88,7 +88,8 @@ final class SlotRecovery {
 		// Whatever happens next (even a stop), nothing pending may join a transaction now.
 		this.processing.discard();
 		boolean fromBroker = this.transaction.takeUnknownOutcome();
-		while (!this.backOff.isStopped()) {
+		// Until the slot is asked to stop: an interrupted back-off only stops waiting.
+		while (!this.backOff.isStopRequested()) {
 			try {
 				if (fromBroker) {
 					this.rewindPoints.reload(this.consumers.current());
@@ -118,7 +119,7 @@ final class SlotRecovery {
 	 * new one joins after the back-off.
 	 */
 	private void replaceConsumer() {
-		if (this.backOff.isStopped()) {
+		if (this.backOff.isStopRequested()) {
 			return;
 		}
 		if (!this.consumers.replaceRefused()) {

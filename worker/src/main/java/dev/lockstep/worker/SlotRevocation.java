@@ -6,7 +6,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * What a slot does before its partitions move to another consumer, called by its
- * {@link SlotRebalanceListener} inside the consumer's poll, on the slot's thread.
+ * {@link SlotRebalanceListener} from inside the consumer's poll or close, on the slot's
+ * thread (and by the slot itself as it stops).
  */
 interface SlotRevocation {
 

@@ -55,8 +55,6 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 
 	private final SlotProcessing processing;
 
-	private volatile boolean stopRequested;
-
 	private volatile boolean pauseRequested;
 
 	// A one-shot run's budget is used up: commit, then stop.
@@ -103,7 +101,6 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 	}
 
 	void requestStop() {
-		this.stopRequested = true;
 		this.backOff.stop();
 	}
 
@@ -111,13 +108,13 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 	public void run() {
 		try {
 			this.transaction.start();
-			if (this.stopRequested) {
+			if (this.backOff.isStopRequested()) {
 				return;
 			}
 			this.consumers.open(this.rebalance);
 			this.poller.start();
 			this.monitor.status(WorkerStatus.RUNNING);
-			while (!this.stopRequested && !(this.finishing && !this.transaction.isOpen())) {
+			while (!this.backOff.isStopRequested() && !(this.finishing && !this.transaction.isOpen())) {
 				try {
 					round();
 				}
@@ -128,7 +125,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 					this.recovery.recover(ex);
 				}
 			}
-			if (this.stopRequested) {
+			if (this.backOff.isStopRequested()) {
 				finishPending();
 			}
 			this.transaction.abort();
@@ -256,7 +253,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 	}
 
 	private void commitIfDue() throws Exception {
-		if (this.stopRequested || this.finishing || this.transaction.isDue()) {
+		if (this.backOff.isStopRequested() || this.finishing || this.transaction.isDue()) {
 			this.commit.commitIfOpen();
 		}
 	}
