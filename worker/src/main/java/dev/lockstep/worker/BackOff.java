@@ -15,7 +15,7 @@ final class BackOff {
 
 	private volatile boolean stopRequested;
 
-	private volatile boolean stopped;
+	private volatile boolean interrupted;
 
 	private int failures;
 
@@ -40,13 +40,13 @@ final class BackOff {
 		long millis = next().toMillis();
 		this.failures++;
 		synchronized (this.lock) {
-			if (!this.stopped && millis > 0) {
+			if (!isStopped() && millis > 0) {
 				try {
 					this.lock.wait(millis);
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
-					this.stopped = true;
+					this.interrupted = true;
 				}
 			}
 		}
@@ -62,7 +62,6 @@ final class BackOff {
 	void stop() {
 		synchronized (this.lock) {
 			this.stopRequested = true;
-			this.stopped = true;
 			this.lock.notifyAll();
 		}
 	}
@@ -81,7 +80,7 @@ final class BackOff {
 	 * @return whether no wait is left
 	 */
 	boolean isStopped() {
-		return this.stopped;
+		return this.stopRequested || this.interrupted;
 	}
 
 }
