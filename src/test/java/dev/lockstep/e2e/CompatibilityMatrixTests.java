@@ -119,6 +119,11 @@ class CompatibilityMatrixTests {
 					"group.consumer.min.heartbeat.interval.ms", "1000"));
 		}
 
+		/** The workers' group protocol in this row. */
+		GroupType groupProtocol() {
+			return this.groupProtocol;
+		}
+
 		/** A pipeline of the row's group protocol, its topics created with four partitions. */
 		OrderPipeline pipeline(KafkaBroker broker, int records, short replicas) throws Exception {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), records)

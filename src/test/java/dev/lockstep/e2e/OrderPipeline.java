@@ -118,6 +118,14 @@ final class OrderPipeline {
 	 * extra argument replaces the default of the same option.
 	 */
 	SampleAppProcess startWorker(Path workDir, String... extraArgs) {
+		return startWorker(workDir, Map.of(), extraArgs);
+	}
+
+	/**
+	 * Start the sample worker as {@link #startWorker(Path, String...)} does, with
+	 * environment variables beside this JVM's (a pod's {@code HOSTNAME}).
+	 */
+	SampleAppProcess startWorker(Path workDir, Map<String, String> environment, String... extraArgs) {
 		List<String> args = new ArrayList<>(List.of(extraArgs));
 		List<String> defaults = new ArrayList<>(List.of("--spring.kafka.bootstrap-servers=" + this.bootstrapServers,
 				"--lockstep.workers.normalizer.concurrency=2", "--logging.level.root=WARN",
@@ -138,7 +146,7 @@ final class OrderPipeline {
 				args.add(defaultArg);
 			}
 		});
-		return SampleAppProcess.start(workDir, args.toArray(String[]::new));
+		return SampleAppProcess.start(workDir, environment, args.toArray(String[]::new));
 	}
 
 	void createTopics(int partitions, short replicas) throws Exception {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,6 +53,14 @@ final class SampleAppProcess {
 	}
 
 	static SampleAppProcess start(Path workDir, String... args) {
+		return start(workDir, Map.of(), args);
+	}
+
+	/**
+	 * Start the sample jar with environment variables beside this JVM's, as a container
+	 * platform sets {@code HOSTNAME} per pod.
+	 */
+	static SampleAppProcess start(Path workDir, Map<String, String> environment, String... args) {
 		// The C1 compiler alone: each process lives seconds to minutes, and these tests
 		// check what is committed, not how fast.
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -59,10 +68,11 @@ final class SampleAppProcess {
 		command.addAll(List.of(args));
 		try {
 			Path output = Files.createTempFile(workDir, "sample-app-", ".log");
-			Process process = new ProcessBuilder(command).directory(workDir.toFile())
+			ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
 				.redirectErrorStream(true)
-				.redirectOutput(output.toFile())
-				.start();
+				.redirectOutput(output.toFile());
+			builder.environment().putAll(environment);
+			Process process = builder.start();
 			return new SampleAppProcess(process, output);
 		}
 		catch (IOException ex) {
@@ -126,6 +136,21 @@ final class SampleAppProcess {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * Stop the process as a platform does (SIGTERM, a graceful Spring shutdown) and wait
+	 * for its exit within the grace period; past it, kill it (SIGKILL) as the platform would.
+	 * @param gracePeriod how long the process may take to exit
+	 * @return the exit code, or -1 when the process had to be killed
+	 */
+	int terminate(Duration gracePeriod) throws InterruptedException {
+		this.process.destroy();
+		if (!this.process.waitFor(gracePeriod.toMillis(), TimeUnit.MILLISECONDS)) {
+			this.process.destroyForcibly().waitFor();
+			return -1;
+		}
+		return this.process.exitValue();
 	}
 
 	/**

@@ -23,6 +23,12 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("lockstep")
 public class LockstepProperties {
 
+	/**
+	 * This instance's identity among replicas of one configuration, part of every slot's
+	 * transactional id; unset: a StatefulSet pod's ordinal, else generated at start-up.
+	 */
+	private String instanceId;
+
 	private final Registry registry = new Registry();
 
 	/**
@@ -47,6 +53,14 @@ public class LockstepProperties {
 	private final Observations observations = new Observations();
 
 	private final Dev dev = new Dev();
+
+	public String getInstanceId() {
+		return this.instanceId;
+	}
+
+	public void setInstanceId(String instanceId) {
+		this.instanceId = instanceId;
+	}
 
 	public Registry getRegistry() {
 		return this.registry;

@@ -5,10 +5,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
+import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.worker.CompositeWorkerListener;
+import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.Worker;
@@ -54,6 +56,24 @@ public final class LockstepWorkersAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	InstanceIdentity lockstepInstanceIdentity(LockstepProperties properties) {
+		String configured = properties.getInstanceId();
+		if (configured == null || configured.isBlank()) {
+			return InstanceIdentity.resolve(System.getenv());
+		}
+		try {
+			return InstanceIdentity.configured(configured.trim(), "lockstep.instance-id");
+		}
+		catch (IllegalArgumentException ex) {
+			throw new LockstepConfigurationException("lockstep.instance-id", null,
+					"'" + configured + "' is part of every slot's transactional id and static member id, which "
+							+ "Kafka accepts only of letters, digits, '.', '_' and '-'",
+					"Set lockstep.instance-id of those characters.");
+		}
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	RecoveryPolicy lockstepRecoveryPolicy() {
 		return RecoveryPolicy.AS_CLASSIFIED;
 	}
@@ -64,14 +84,14 @@ public final class LockstepWorkersAutoConfiguration {
 			ProducerFactory<?, ?> producerFactory, LockstepCodecs codecs, KafkaPropertiesValidator validator,
 			RecoveryPolicy recoveryPolicy, BeanFactory beanFactory, ObjectProvider<WorkerListener> listeners,
 			Environment environment, ObjectProvider<RegistryClient> registryClient,
-			ObjectProvider<WorkerObservations> observations) {
+			ObjectProvider<WorkerObservations> observations, InstanceIdentity instance) {
 		TransportSecurity security = new TransportSecurity(properties.getSecurity().isRequireEncryption(),
 				new PropertyOrigins(environment));
 		Map<String, Worker> workers = new WorkerFactory(properties, consumerFactory.getConfigurationProperties(),
 				producerFactory.getConfigurationProperties(), codecs, validator, security,
 				registryClient.getIfAvailable(), beanFactory, recoveryPolicy,
 				new CompositeWorkerListener(listeners.orderedStream().toList()),
-				observations.getIfAvailable(() -> WorkerObservations.NONE))
+				observations.getIfAvailable(() -> WorkerObservations.NONE), instance)
 			.createAll();
 		Set<String> autoStartup = properties.getWorkers()
 			.entrySet()

@@ -15,6 +15,7 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.worker.AsyncRecordProcessor;
 import dev.lockstep.worker.AsyncValueTransformer;
+import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.ValueTransformer;
@@ -63,9 +64,11 @@ class WorkerFactory {
 	WorkerFactory(LockstepProperties properties, Map<String, Object> baseConsumer, Map<String, Object> baseProducer,
 			LockstepCodecs codecs, KafkaPropertiesValidator validator, TransportSecurity security,
 			RegistryClient registry, BeanFactory beanFactory,
-			RecoveryPolicy recoveryPolicy, WorkerListener listener, WorkerObservations observations) {
+			RecoveryPolicy recoveryPolicy, WorkerListener listener, WorkerObservations observations,
+			InstanceIdentity instance) {
 		this.properties = properties;
 		this.observations = observations;
+		this.instance = instance;
 		this.baseConsumer = withoutSerdes(baseConsumer);
 		this.baseProducer = withoutSerdes(baseProducer);
 		this.codecs = codecs;
@@ -78,6 +81,8 @@ class WorkerFactory {
 	}
 
 	private final WorkerObservations observations;
+
+	private final InstanceIdentity instance;
 
 	Map<String, Worker> createAll() {
 		// Already checked before any bean was created (LockstepPropertiesAutoConfiguration);
@@ -141,7 +146,8 @@ class WorkerFactory {
 			.shutdownTimeout(worker.getShutdownTimeout())
 			.ordering(worker.getOrdering())
 			.observations(this.observations)
-			.membership(membership(prefix, worker, consumer, transactionalId));
+			.instance(this.instance)
+			.membership(membership(prefix, worker, consumer, this.instance.transactionalIdBase(transactionalId)));
 		if (worker.getMaxInFlight() != null) {
 			settings.maxInFlight(worker.getMaxInFlight());
 		}
@@ -155,14 +161,22 @@ class WorkerFactory {
 	}
 
 	/**
-	 * The worker's group membership: static under the classic protocol and dynamic under
-	 * the consumer protocol unless set; a static member's id (its slot's transactional id)
-	 * must be one Kafka accepts as a group.instance.id.
+	 * The worker's group membership: unless set, static under the classic protocol for a
+	 * stable instance identity, else dynamic; static members need a stable identity, and a
+	 * static member's id (its slot's transactional id) must be one Kafka accepts as a
+	 * group.instance.id.
 	 */
-	private static WorkerSettings.Membership membership(String prefix, LockstepProperties.Worker worker,
+	private WorkerSettings.Membership membership(String prefix, LockstepProperties.Worker worker,
 			Map<String, Object> consumer, String transactionalId) {
 		boolean staticMembers = (worker.getStaticMembership() != null) ? worker.getStaticMembership()
-				: WorkerSettings.Membership.defaultFor(consumer).staticMembers();
+				: WorkerSettings.Membership.defaultFor(consumer, this.instance).staticMembers();
+		if (staticMembers && !this.instance.isStable()) {
+			throw new LockstepConfigurationException(prefix + ".static-membership", null,
+					"this instance's id is " + this.instance + ", new on every start: a static member that "
+							+ "never comes back holds its partitions until its session times out after a crash",
+					"Give the instance a stable id (lockstep.instance-id, or run as a StatefulSet pod), or remove "
+							+ prefix + ".static-membership.");
+		}
 		if (!staticMembers && !worker.isLeaveGroupOnStop()) {
 			throw new LockstepConfigurationException(prefix + ".leave-group-on-stop", null,
 					"only a static member keeps its partitions after it stops; a dynamic one (the default under "

@@ -217,7 +217,7 @@ class WorkerTracingTests {
 		for (SpanData process : processSpans()) {
 			String transactionalId = process.getAttributes().get(key("lockstep.transaction.id"));
 			String sequence = process.getAttributes().get(key("lockstep.transaction.sequence"));
-			assertThat(transactionalId).isEqualTo("tx-" + this.group + "-0");
+			assertThat(transactionalId).isEqualTo("tx-" + this.group + "-i-0");
 			SpanData transaction = transactionSpans().stream()
 				.filter((span) -> sequence.equals(span.getAttributes().get(key("lockstep.transaction.sequence"))))
 				.findFirst()
@@ -431,6 +431,7 @@ class WorkerTracingTests {
 			.destination(this.output)
 			.groupId(this.group)
 			.transactionalId("tx-" + this.group)
+			.instance(InstanceIdentity.configured("i", "test"))
 			.consumerProperties(consumer)
 			.producerProperties(kafka.clientProperties())
 			.codecs(codecs)

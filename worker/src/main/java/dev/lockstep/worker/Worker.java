@@ -111,8 +111,30 @@ public final class Worker {
 			thread.start();
 		}
 		logger.info(() -> "Worker " + this.settings.name() + " started " + this.slots.size() + " slot(s) on "
-				+ this.settings.sourceTopics() + " -> " + this.settings.destination() + ", transactional ids "
+				+ this.settings.sourceTopics() + " -> " + this.settings.destination() + ", instance "
+				+ this.settings.instance() + ", " + describeMembership(this.settings) + ", transactional ids "
 				+ IntStream.range(0, this.slots.size()).mapToObj(this.settings::transactionalId).toList());
+		if (this.settings.instance().carriedBy(this.settings.transactionalId())) {
+			logger.warn(() -> "Worker " + this.settings.name() + ": transactional-id '"
+					+ this.settings.transactionalId() + "' already ends in this pod's ordinal, so it is used as it is; "
+					+ "Lockstep adds the instance itself now: a base without the ordinal gives the same ids to "
+					+ "every replica's configuration");
+		}
+	}
+
+	// Which membership, and why: the start-up log is where an operator looks first.
+	private static String describeMembership(WorkerSettings settings) {
+		WorkerSettings.Membership membership = settings.membership();
+		String kind = membership.staticMembers() ? "static group members" : "dynamic group members";
+		if (!membership.equals(WorkerSettings.Membership.defaultFor(settings.consumerProperties(),
+				settings.instance()))) {
+			return kind + " (as configured)";
+		}
+		if (membership.staticMembers()) {
+			return kind + " (a stable instance id under the classic protocol: a restarted slot takes its place back)";
+		}
+		return kind + (settings.instance().isStable() ? " (the consumer group protocol's default)"
+				: " (a generated instance id never comes back to a static member's place)");
 	}
 
 	/**

@@ -20,8 +20,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param sourceTopics the topics consumed
  * @param destination the topic {@link Output#toDestination} writes to
  * @param groupId the consumer group ({@link #defaultGroupId the worker's name} unless set)
- * @param transactionalId the base of each slot's transactional id ({@code <id>-<slot>};
- * {@link #defaultTransactionalId the group id} unless set)
+ * @param transactionalId the base of each slot's transactional id
+ * ({@code <base>-<instance>-<slot>}, {@link #transactionalId(int)}; {@link #defaultTransactionalId
+ * the group id} unless set)
  * @param consumerProperties consumer properties (bootstrap servers, security, tuning;
  * {@code auto.offset.reset} {@value #DEFAULT_AUTO_OFFSET_RESET} unless set)
  * @param producerProperties producer properties (bootstrap servers, security, tuning;
@@ -39,13 +40,16 @@ import org.apache.kafka.common.serialization.Serializer;
  * {@link Ordering#PARTITION})
  * @param observations the worker's observations ({@link WorkerObservations#NONE} for none)
  * @param membership how each slot's consumer is a member of the group (unless given,
- * {@link Membership#defaultFor the default for its group protocol})
+ * {@link Membership#defaultFor the default for its group protocol and identity})
+ * @param instance this running instance's identity, part of each transactional id (unless
+ * given, {@link InstanceIdentity#resolve resolved from the environment})
  */
 public record WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
 		String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
 		Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
 		InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
-		Ordering ordering, int maxInFlight, WorkerObservations observations, Membership membership) {
+		Ordering ordering, int maxInFlight, WorkerObservations observations, Membership membership,
+		InstanceIdentity instance) {
 
 	/** One slot unless set. */
 	public static final int DEFAULT_CONCURRENCY = 1;
@@ -85,8 +89,16 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		if (observations == null) {
 			observations = WorkerObservations.NONE;
 		}
+		if (instance == null) {
+			instance = InstanceIdentity.resolve(System.getenv());
+		}
 		if (membership == null) {
-			membership = Membership.defaultFor(consumerProperties);
+			membership = Membership.defaultFor(consumerProperties, instance);
+		}
+		if (membership.staticMembers() && !instance.isStable()) {
+			throw new IllegalArgumentException("Worker '" + name + "' cannot have static members with instance id "
+					+ instance + ": a static member's id must come back after a restart, or its partitions wait "
+					+ "for its session to time out; give the instance an id or use dynamic members");
 		}
 		if (concurrency < 1) {
 			throw new IllegalArgumentException("Concurrency must be at least 1, not " + concurrency);
@@ -151,8 +163,9 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			.shutdownTimeout(this.shutdownTimeout)
 			.ordering(this.ordering)
 			.observations(this.observations)
-			// A default follows the consumer properties it was derived from, if they change.
-			.membership(this.membership.equals(Membership.defaultFor(this.consumerProperties)) ? null
+			.instance(this.instance)
+			// A default follows what it was derived from, if that changes.
+			.membership(this.membership.equals(Membership.defaultFor(this.consumerProperties, this.instance)) ? null
 					: this.membership);
 		// Under PARTITION the one record in flight is the ordering's, not a setting to carry over.
 		return (this.ordering != Ordering.PARTITION) ? builder.maxInFlight(this.maxInFlight) : builder;
@@ -175,13 +188,15 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	}
 
 	/**
-	 * The transactional id of one slot: stable across restarts, so a restarted slot
-	 * fences its predecessor and aborts its open transaction at once.
+	 * The transactional id of one slot, {@code <base>-<instance>-<slot>}: unique per
+	 * instance, so replicas of one configuration never fence each other; stable across
+	 * restarts where the {@link InstanceIdentity#isStable() identity is}, so a restarted
+	 * slot fences its predecessor and aborts its open transaction at once.
 	 * @param slot the slot index, from 0
 	 * @return the transactional id
 	 */
 	public String transactionalId(int slot) {
-		return this.transactionalId + "-" + slot;
+		return this.instance.transactionalIdBase(this.transactionalId) + "-" + slot;
 	}
 
 	/**
@@ -227,6 +242,8 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		private WorkerObservations observations = WorkerObservations.NONE;
 
 		private Membership membership;
+
+		private InstanceIdentity instance;
 
 		private Builder(String name) {
 			this.name = name;
@@ -428,6 +445,17 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		}
 
 		/**
+		 * This running instance's identity, instead of one {@link InstanceIdentity#resolve
+		 * resolved from the environment}.
+		 * @param instance the identity
+		 * @return this builder
+		 */
+		public Builder instance(InstanceIdentity instance) {
+			this.instance = instance;
+			return this;
+		}
+
+		/**
 		 * Build the settings.
 		 * @return the settings
 		 * @throws IllegalArgumentException if a setting is out of its range
@@ -438,7 +466,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId,
 					this.transactionalId, this.consumerProperties, this.producerProperties, this.codecs,
 					this.concurrency, this.pollTimeout, this.transaction, this.invalidInput, this.recovery, this.bounds,
-					this.shutdownTimeout, this.ordering, inFlight, this.observations, this.membership);
+					this.shutdownTimeout, this.ordering, inFlight, this.observations, this.membership, this.instance);
 		}
 
 	}
@@ -469,18 +497,22 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		}
 
 		/**
-		 * The default membership for a group protocol: {@link #STATIC} under the classic
-		 * protocol, where a slot restarted after a crash gets its partitions back at once
-		 * instead of after the dead member's session timeout; {@link #DYNAMIC} under the
-		 * consumer protocol (KIP-848), where a crashed member's partitions wait for its
-		 * session timeout either way and a static member's id can be refused to itself
-		 * (measured: docs/compatibility.md).
+		 * The default membership for a group protocol and an instance: {@link #STATIC} under
+		 * the classic protocol for a {@link InstanceIdentity#isStable() stable} identity,
+		 * where a slot restarted after a crash gets its partitions back at once instead of
+		 * after the dead member's session timeout; {@link #DYNAMIC} for a generated identity
+		 * (its members never come back: their partitions would wait for the session timeout
+		 * after a crash) and under the consumer protocol (KIP-848), where a crashed member's
+		 * partitions wait for its session timeout either way and a static member's id can be
+		 * refused to itself (measured: docs/compatibility.md).
 		 * @param consumerProperties the consumer properties, whose {@code group.protocol} decides
+		 * @param instance the instance's identity
 		 * @return the default membership
 		 */
-		public static Membership defaultFor(Map<String, Object> consumerProperties) {
+		public static Membership defaultFor(Map<String, Object> consumerProperties, InstanceIdentity instance) {
 			Object protocol = consumerProperties.get("group.protocol");
-			return (protocol != null && protocol.toString().trim().equalsIgnoreCase("consumer")) ? DYNAMIC : STATIC;
+			boolean consumerProtocol = protocol != null && protocol.toString().trim().equalsIgnoreCase("consumer");
+			return (consumerProtocol || !instance.isStable()) ? DYNAMIC : STATIC;
 		}
 
 	}

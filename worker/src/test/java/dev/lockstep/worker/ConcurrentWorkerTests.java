@@ -328,6 +328,7 @@ class ConcurrentWorkerTests {
 			.destination(this.output)
 			.groupId(this.group)
 			.transactionalId(transactionalId)
+			.instance(InstanceIdentity.configured("i", "test"))
 			.consumerProperties(consumer)
 			.producerProperties(kafka.clientProperties())
 			.codecs(codecs)

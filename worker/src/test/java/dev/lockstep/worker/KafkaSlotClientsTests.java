@@ -20,11 +20,11 @@ class KafkaSlotClientsTests {
 		SlotId slot = SlotId.of(this.settings, 1);
 		assertThat(this.settings.membership()).isEqualTo(Membership.STATIC);
 		assertThat(new KafkaSlotClients(this.settings, slot).consumerProperties()).containsEntry("group.id", "group")
-			.containsEntry("group.instance.id", "tx-1")
+			.containsEntry("group.instance.id", "tx-i-1")
 			.containsEntry("isolation.level", "read_committed")
 			.containsEntry("enable.auto.commit", false);
 		assertThat(new KafkaSlotClients(this.settings, slot).producerProperties()).containsEntry("transactional.id",
-				"tx-1");
+				"tx-i-1");
 	}
 
 	@Test
@@ -41,10 +41,12 @@ class KafkaSlotClientsTests {
 	}
 
 	@Test
-	void slotsAreDynamicMembersByDefaultUnderTheConsumerGroupProtocol() {
-		assertThat(Membership.defaultFor(Map.of("group.protocol", "CONSUMER"))).isEqualTo(Membership.DYNAMIC);
-		assertThat(Membership.defaultFor(Map.of("group.protocol", "classic"))).isEqualTo(Membership.STATIC);
-		assertThat(Membership.defaultFor(Map.of())).isEqualTo(Membership.STATIC);
+	void slotsAreStaticMembersByDefaultOnlyUnderTheClassicProtocolWithAStableIdentity() {
+		InstanceIdentity stable = InstanceIdentity.configured("i", "test");
+		assertThat(Membership.defaultFor(Map.of("group.protocol", "CONSUMER"), stable)).isEqualTo(Membership.DYNAMIC);
+		assertThat(Membership.defaultFor(Map.of("group.protocol", "classic"), stable)).isEqualTo(Membership.STATIC);
+		assertThat(Membership.defaultFor(Map.of(), stable)).isEqualTo(Membership.STATIC);
+		assertThat(Membership.defaultFor(Map.of(), InstanceIdentity.generated())).isEqualTo(Membership.DYNAMIC);
 	}
 
 }

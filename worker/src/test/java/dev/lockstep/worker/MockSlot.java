@@ -84,6 +84,7 @@ final class MockSlot implements AutoCloseable {
 			.destination(OUTPUT)
 			.groupId("group")
 			.transactionalId("tx")
+			.instance(InstanceIdentity.configured("i", "test"))
 			.codecs(codecs)
 			.pollTimeout(Duration.ofMillis(10))
 			.transaction(sizing)

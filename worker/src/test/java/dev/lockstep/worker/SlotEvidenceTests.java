@@ -116,7 +116,7 @@ class SlotEvidenceTests {
 		assertThat(this.slot.producers).hasSize(2);
 		assertThat(this.slot.slot().recentErrors())
 			.anyMatch((error) -> error.contains("Producer fenced (another producer initialised the transactional id)"))
-			.anyMatch((error) -> error.contains("another instance with transactional id tx-0 took over"));
+			.anyMatch((error) -> error.contains("another instance with transactional id tx-i-0 took over"));
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
 	}
 

@@ -274,6 +274,7 @@ class WorkerFaultTests {
 			.destination(this.output)
 			.groupId(this.group)
 			.transactionalId(transactionalId + "-" + this.group)
+			.instance(InstanceIdentity.configured("i", "test"))
 			.consumerProperties(consumer)
 			.producerProperties(kafka.clientProperties())
 			.codecs(codecs)

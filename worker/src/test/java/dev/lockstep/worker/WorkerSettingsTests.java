@@ -36,7 +36,9 @@ class WorkerSettingsTests {
 		assertThat(settings.ordering()).isEqualTo(Ordering.PARTITION);
 		assertThat(settings.maxInFlight()).isEqualTo(1);
 		assertThat(settings.observations()).isSameAs(WorkerObservations.NONE);
-		assertThat(settings.membership()).isEqualTo(Membership.STATIC);
+		assertThat(settings.instance().kind()).as("resolved from this JVM's environment")
+			.isEqualTo(InstanceIdentity.resolve(System.getenv()).kind());
+		assertThat(settings.membership()).isEqualTo(Membership.defaultFor(Map.of(), settings.instance()));
 		assertThat(settings.groupId()).isEqualTo("w");
 		assertThat(settings.transactionalId()).isEqualTo("w");
 		assertThat(settings.consumerProperties()).containsEntry("auto.offset.reset", "earliest");
@@ -72,8 +74,43 @@ class WorkerSettingsTests {
 	}
 
 	@Test
+	void aSlotsTransactionalIdIsTheBaseTheInstanceAndTheSlot() {
+		WorkerSettings settings = worker().transactionalId("payments")
+			.instance(InstanceIdentity.configured("eu-1", "test"))
+			.build();
+		assertThat(settings.transactionalId(0)).isEqualTo("payments-eu-1-0");
+		WorkerSettings generated = worker().transactionalId("payments").instance(InstanceIdentity.generated()).build();
+		WorkerSettings replica = worker().transactionalId("payments").instance(InstanceIdentity.generated()).build();
+		assertThat(generated.transactionalId(0)).as("identical configuration, another replica")
+			.isNotEqualTo(replica.transactionalId(0))
+			.startsWith("payments-")
+			.endsWith("-0");
+	}
+
+	@Test
+	void aBaseTemplatedWithThePodsOrdinalKeepsItsIds() {
+		InstanceIdentity ordinal = InstanceIdentity.resolve(Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1", "HOSTNAME",
+				"normalizer-2"));
+		assertThat(worker().transactionalId("normalizer-pod2").instance(ordinal).build().transactionalId(1))
+			.isEqualTo("normalizer-pod2-1");
+		assertThat(worker().transactionalId("normalizer").instance(ordinal).build().transactionalId(1))
+			.isEqualTo("normalizer-2-1");
+	}
+
+	@Test
+	void staticMembersNeedAStableIdentityAndAreTheDefaultOnlyWithOne() {
+		assertThat(worker().instance(InstanceIdentity.generated()).build().membership()).isEqualTo(Membership.DYNAMIC);
+		assertThat(worker().instance(InstanceIdentity.configured("a", "test")).build().membership())
+			.isEqualTo(Membership.STATIC);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> worker().instance(InstanceIdentity.generated()).membership(Membership.STATIC).build())
+			.withMessageContaining("cannot have static members with instance id")
+			.withMessageContaining("generated");
+	}
+
+	@Test
 	void aDefaultMembershipFollowsTheGroupProtocolThroughToBuilder() {
-		WorkerSettings classic = worker().build();
+		WorkerSettings classic = worker().instance(InstanceIdentity.configured("a", "test")).build();
 		assertThat(classic.toBuilder().consumerProperties(Map.of("group.protocol", "consumer")).build().membership())
 			.isEqualTo(Membership.DYNAMIC);
 		WorkerSettings dynamic = worker().membership(Membership.DYNAMIC).build();

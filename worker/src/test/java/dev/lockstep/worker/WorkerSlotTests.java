@@ -119,12 +119,12 @@ class WorkerSlotTests {
 						// re-initialised from), then the group reports another member with this
 						// slot's static member id.
 						await().pollDelay(Duration.ofMillis(1100)).atMost(WAIT).until(() -> true);
-						this.slot.consumer.setPollException(new FencedInstanceIdException("tx-0 joined again"));
+						this.slot.consumer.setPollException(new FencedInstanceIdException("tx-i-0 joined again"));
 					}
 					return upper(value);
 				}));
 		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.FENCED);
-		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("tx-0 took over"));
+		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("tx-i-0 took over"));
 		assertThat(this.slot.producers).hasSize(1);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
 	}
@@ -170,7 +170,7 @@ class WorkerSlotTests {
 
 			@Override
 			public synchronized ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-				throw new UnreleasedInstanceIdException("instance id tx-0 is owned by another member");
+				throw new UnreleasedInstanceIdException("instance id tx-i-0 is owned by another member");
 			}
 
 		};

@@ -320,8 +320,8 @@ class WorkerTests {
 		Worker fenced = (first.state().status() == WorkerStatus.FENCED) ? first : second;
 		Worker survivor = (fenced == first) ? second : first;
 		assertThat(fenced.state().slots().get(0).recentErrors())
-			.anyMatch((error) -> error.contains("another instance with transactional id " + settings.transactionalId()
-					+ "-0 took over"));
+			.anyMatch((error) -> error.contains("another instance with transactional id " + settings.transactionalId(0)
+					+ " took over"));
 		assertThat(survivor.state().status()).isEqualTo(WorkerStatus.RUNNING);
 		List<String> expected = java.util.stream.IntStream.rangeClosed(1, sent.get())
 			.mapToObj((id) -> "order-" + id)
@@ -349,6 +349,33 @@ class WorkerTests {
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, produced.get());
 		assertThat(out).hasSize(produced.get());
 		assertThat(out.stream().map(WorkerTests::key).distinct()).hasSize(produced.get());
+		assertThat(first.state().committedRecords() + second.state().committedRecords()).isEqualTo(produced.get());
+	}
+
+	@Test
+	void identicalReplicasWithGeneratedIdentitiesShareTheGroupWithoutFencingEachOther() {
+		kafka.createTopics(4, this.input, this.output);
+		AtomicInteger produced = new AtomicInteger();
+		TransactionSizing sizing = new TransactionSizing(500, Duration.ofMillis(100));
+		// One configuration, as every replica of a Deployment has; each process resolves its
+		// own identity at start-up.
+		WorkerSettings configuration = settings("tx-" + this.group, 2, Bounds.NONE, Mode.BLOCK, sizing, Map.of());
+		WorkerSettings a = configuration.toBuilder().instance(InstanceIdentity.generated()).membership(null).build();
+		WorkerSettings b = configuration.toBuilder().instance(InstanceIdentity.generated()).membership(null).build();
+		assertThat(a.transactionalId(0)).isNotEqualTo(b.transactionalId(0));
+		assertThat(a.membership()).isEqualTo(Membership.DYNAMIC);
+		Worker first = start(a);
+		await().atMost(Duration.ofMinutes(2)).until(() -> feed(produced) && first.state().committedRecords() > 0);
+		Worker second = start(b);
+		await().atMost(Duration.ofMinutes(2))
+			.until(() -> feed(produced) && first.state().committedRecords() > 0 && second.state().committedRecords() > 0
+					&& kafka.assignments(this.group).size() == 4);
+		feed(produced);
+		await().atMost(Duration.ofMinutes(2)).until(() -> committedInputs() == produced.get());
+		assertThat(first.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(second.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(kafka.readCommitted(this.output, produced.get()).stream().map(WorkerTests::key).distinct())
+			.hasSize(produced.get());
 		assertThat(first.state().committedRecords() + second.state().committedRecords()).isEqualTo(produced.get());
 	}
 
@@ -452,6 +479,7 @@ class WorkerTests {
 			.destination(this.output)
 			.groupId(this.group)
 			.transactionalId(transactionalId)
+			.instance(InstanceIdentity.configured("i", "test"))
 			.consumerProperties(consumer)
 			.producerProperties(kafka.clientProperties())
 			.codecs(codecs)
