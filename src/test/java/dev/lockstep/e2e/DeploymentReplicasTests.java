@@ -28,8 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a pod under its own name (SIGTERM first, as a StatefulSet rolls).
  * <p>
  * Pass: every input exactly once in the read_committed output; no slot FENCED or FAILED
- * in any pod's log; every SIGTERM answered by exit 0 within Kubernetes' default 30 s grace
- * period; every live pod ready and its {@code lockstep} component UP at the end; no stop of
+ * in any pod's log; every SIGTERM answered within Kubernetes' default 30 s grace period by
+ * a graceful stop (the worker's "stopped" line, then the JVM's exit status for SIGTERM,
+ * 143, or 0); every pod's readiness probe UP only once it is ready, and not down again
+ * for the seconds after; every live pod ready and its {@code lockstep} component UP at the end; no stop of
  * the group's commits longer than {@link #LONGEST_PAUSE} (the 10 s transaction timeout a
  * crashed pod's open transaction may hold, and a rebalance). Each run prints its {@code E2E}
  * line and the longest commit pause per step. Six partitions, two slots per pod.
@@ -47,6 +49,12 @@ class DeploymentReplicasTests {
 	private static final Duration GRACE_PERIOD = Duration.ofSeconds(30);
 
 	private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
+
+	// How long a new pod's readiness must hold once first UP: the start-up flap came within a second.
+	private static final Duration READY_HOLDS = Duration.ofSeconds(3);
+
+	// A JVM ended by SIGTERM exits 128 + 15 once its shutdown hooks (the graceful stop) have run.
+	private static final int SIGTERM_EXIT = 143;
 
 	// What a Kubernetes pod's environment tells a process about its platform.
 	private static final Map<String, String> KUBERNETES = Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1",
@@ -67,7 +75,8 @@ class DeploymentReplicasTests {
 		long started = System.nanoTime();
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(row.broker())) {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), RECORDS)
-				.groupProtocol(row.groupProtocol());
+				.groupProtocol(row.groupProtocol())
+				.identityFromEnvironment();
 			pipeline.createTopics(6, (short) 1);
 			Deployment deployment = new Deployment(pipeline, workDir, kind);
 			Map<String, Duration> pauses = new LinkedHashMap<>();
@@ -208,7 +217,8 @@ class DeploymentReplicasTests {
 		}
 
 		void assertHealthy() {
-			assertThat(this.unclean).as("pods that did not exit 0 within the grace period after SIGTERM").isEmpty();
+			assertThat(this.unclean).as("pods that did not stop gracefully within the grace period after SIGTERM")
+				.isEmpty();
 			for (Pod pod : this.everyPod) {
 				assertThat(pod.process().output()).as("%s's log", pod.name())
 					.doesNotContain(" FENCED: ")
@@ -242,21 +252,38 @@ class DeploymentReplicasTests {
 			Actuator actuator = Actuator.onFreePort();
 			Map<String, String> environment = new LinkedHashMap<>(KUBERNETES);
 			environment.put("HOSTNAME", name);
+			List<String> args = new ArrayList<>(actuator.args("health,lockstep"));
+			// The worker's start-up line (instance, membership) and its "stopped" line.
+			args.add("--logging.level.dev.lockstep.worker.Worker=INFO");
 			SampleAppProcess process = this.pipeline.startWorker(this.workDir, environment,
-					actuator.args("health,lockstep").toArray(String[]::new));
+					args.toArray(String[]::new));
 			Pod pod = new Pod(name, process, actuator);
 			this.everyPod.add(pod);
 			this.pods.add(Math.min(index, this.pods.size()), pod);
-			process.awaitUntil(name + " ready (its readiness probe answering 200)", Duration.ofMinutes(4),
-					pod::isReady);
+			// Every answer of the readiness probe, from the start until it has been UP for a while.
+			List<Integer> answers = new ArrayList<>();
+			long[] firstReady = { 0 };
+			process.awaitUntil(name + " ready (its readiness probe answering 200) for " + READY_HOLDS.toSeconds() + " s",
+					Duration.ofMinutes(4), () -> {
+						int answer = actuator.statusCode("/actuator/health/readiness");
+						answers.add(answer);
+						if (answer == 200 && firstReady[0] == 0) {
+							firstReady[0] = System.nanoTime();
+						}
+						return firstReady[0] != 0 && System.nanoTime() - firstReady[0] >= READY_HOLDS.toNanos();
+					});
+			assertThat(answers.subList(answers.indexOf(200), answers.size()))
+				.as("%s's readiness answers once it was first UP (a start-up flap)", name)
+				.containsOnly(200);
 			return pod;
 		}
 
 		private void terminate(Pod pod) throws InterruptedException {
 			this.pods.remove(pod);
 			int exit = pod.process().terminate(GRACE_PERIOD);
-			if (exit != 0) {
-				this.unclean.add(pod.name() + " (exit " + exit + ")");
+			boolean stopped = pod.process().output().contains("Worker normalizer stopped");
+			if ((exit != 0 && exit != SIGTERM_EXIT) || !stopped) {
+				this.unclean.add(pod.name() + " (exit " + exit + (stopped ? "" : ", no graceful stop") + ")");
 			}
 		}
 

@@ -73,6 +73,11 @@ final class OrderPipeline {
 	// The workers' group.protocol: classic (Kafka's default) or consumer (KIP-848).
 	private GroupType groupProtocol = GroupType.CLASSIC;
 
+	// The workers' lockstep.instance-id: one instance restarted in place, as a StatefulSet
+	// pod is, so that a restart or a twin has its predecessor's transactional ids; null
+	// leaves the identity to the process's environment, as a Deployment's pods have it.
+	private String instanceId = "0";
+
 	OrderPipeline(String bootstrapServers, int records) {
 		this(bootstrapServers, records, -1);
 	}
@@ -114,6 +119,16 @@ final class OrderPipeline {
 	}
 
 	/**
+	 * Start workers with no instance id, each resolving its own from its environment, as
+	 * the replicas of a Deployment do.
+	 * @return this pipeline
+	 */
+	OrderPipeline identityFromEnvironment() {
+		this.instanceId = null;
+		return this;
+	}
+
+	/**
 	 * Start the sample worker as its own process against this pipeline's cluster; an
 	 * extra argument replaces the default of the same option.
 	 */
@@ -130,6 +145,9 @@ final class OrderPipeline {
 		List<String> defaults = new ArrayList<>(List.of("--spring.kafka.bootstrap-servers=" + this.bootstrapServers,
 				"--lockstep.workers.normalizer.concurrency=2", "--logging.level.root=WARN",
 				"--spring.main.web-application-type=none"));
+		if (this.instanceId != null) {
+			defaults.add("--lockstep.instance-id=" + this.instanceId);
+		}
 		if (this.groupProtocol == GroupType.CONSUMER) {
 			// The session and heartbeat are the broker's (group.consumer.*) under this protocol.
 			defaults.add("--lockstep.workers.normalizer.consumer.group.protocol=consumer");

@@ -42,7 +42,7 @@ class WorkerPauseTests {
 
 	private static final Duration PAUSE = Duration.ofSeconds(25);
 
-	private static final List<String> TRANSACTIONAL_IDS = List.of("cookbook-normalizer-0", "cookbook-normalizer-1");
+	private static final List<String> TRANSACTIONAL_IDS = List.of("cookbook-normalizer-0-0", "cookbook-normalizer-0-1");
 
 	@Test
 	void workerFrozenPastItsTransactionTimeoutMidTransactionRecoversByItselfNeverFencedAndOutputStaysExact(

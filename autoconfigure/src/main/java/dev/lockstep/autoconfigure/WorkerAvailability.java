@@ -6,7 +6,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.lockstep.worker.LockstepWorkers;
-import dev.lockstep.worker.SlotState;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerState;
 import dev.lockstep.worker.WorkerStatus;
@@ -20,9 +19,9 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Ties Spring Boot's availability states (and so the {@code /actuator/health/readiness}
- * and {@code /liveness} probes) to the workers: ready once every running worker's slots
- * have initialised their producers and the worker has partitions assigned; broken when a
- * worker is FENCED or FAILED. Checked every second.
+ * and {@code /liveness} probes) to the workers: ready once every running worker is
+ * {@link WorkerState#isReady() ready} (its producers initialised, its consumers in their
+ * group); broken when a worker is FENCED or FAILED. Checked every second.
  */
 public class WorkerAvailability implements SmartLifecycle {
 
@@ -59,17 +58,11 @@ public class WorkerAvailability implements SmartLifecycle {
 		if (this.availability.getLivenessState() != liveness) {
 			AvailabilityChangeEvent.publish(this.publisher, this, liveness);
 		}
-		boolean ready = started.stream().allMatch((worker) -> worker.isRunning() && isReady(worker.state()));
-		ReadinessState readiness = ready ? ReadinessState.ACCEPTING_TRAFFIC : ReadinessState.REFUSING_TRAFFIC;
+		ReadinessState readiness = this.workers.isReady() ? ReadinessState.ACCEPTING_TRAFFIC
+				: ReadinessState.REFUSING_TRAFFIC;
 		if (this.availability.getReadinessState() != readiness) {
 			AvailabilityChangeEvent.publish(this.publisher, this, readiness);
 		}
-	}
-
-	private static boolean isReady(WorkerState state) {
-		boolean initialised = state.slots().stream().noneMatch((slot) -> slot.status() == WorkerStatus.STARTING);
-		boolean assigned = state.slots().stream().map(SlotState::committedOffsets).anyMatch((offsets) -> !offsets.isEmpty());
-		return initialised && assigned;
 	}
 
 	@Override

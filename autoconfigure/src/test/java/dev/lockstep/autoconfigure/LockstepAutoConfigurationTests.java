@@ -17,6 +17,7 @@ import dev.lockstep.registry.kafka.RawAvroDeserializer;
 import dev.lockstep.registry.kafka.RawAvroSerializer;
 import dev.lockstep.worker.AsyncRecordProcessor;
 import dev.lockstep.worker.AsyncValueTransformer;
+import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.Worker;
@@ -129,7 +130,7 @@ class LockstepAutoConfigurationTests {
 				assertThat(settings.sourceTopics()).containsExactly("orders");
 				assertThat(settings.destination()).isEqualTo("normalized");
 				assertThat(settings.groupId()).isEqualTo("normalizer");
-				assertThat(settings.transactionalId(1)).isEqualTo("normalizer-1");
+				assertThat(settings.transactionalId(1)).isEqualTo("normalizer-" + settings.instance().id() + "-1");
 				assertThat(settings.concurrency()).isEqualTo(2);
 				assertThat(settings.consumerProperties()).containsEntry("bootstrap.servers", List.of("127.0.0.1:1"))
 					.containsEntry("fetch.min.bytes", "1024")
@@ -272,15 +273,48 @@ class LockstepAutoConfigurationTests {
 	}
 
 	@Test
-	void slotsAreStaticMembersUnderTheClassicProtocolAndDynamicUnderTheConsumerProtocolUnlessConfigured() {
-		this.withWorker.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.STATIC));
-		this.withWorker.withPropertyValues("lockstep.workers.normalizer.consumer.group.protocol=consumer")
-			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC));
+	void theInstanceIdentityIsConfiguredOrResolvedOnceAndPartOfEveryWorkersTransactionalIds() {
 		this.withWorker
+			.withPropertyValues("lockstep.instance-id=eu-1", "lockstep.workers.audit.source-topics=orders",
+					"lockstep.workers.audit.destination=audit", "lockstep.workers.audit.processor=normalizer",
+					"lockstep.workers.audit.auto-startup=false", "lockstep.workers.audit.value.codec=raw-avro",
+					"lockstep.workers.audit.value.type=" + Order.class.getName())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				InstanceIdentity instance = context.getBean(InstanceIdentity.class);
+				assertThat(instance).isEqualTo(InstanceIdentity.configured("eu-1", "lockstep.instance-id"));
+				LockstepWorkers workers = context.getBean(LockstepWorkers.class);
+				assertThat(workers.worker("normalizer").settings().transactionalId(0)).isEqualTo("normalizer-eu-1-0");
+				assertThat(workers.worker("audit").settings().transactionalId(0)).isEqualTo("audit-eu-1-0");
+			});
+		this.withWorker.run((context) -> {
+			InstanceIdentity instance = context.getBean(InstanceIdentity.class);
+			assertThat(instance.kind()).as("resolved from this JVM's environment")
+				.isEqualTo(InstanceIdentity.resolve(System.getenv()).kind());
+			assertThat(context.getBean(LockstepWorkers.class).worker("normalizer").settings().instance())
+				.isSameAs(instance);
+		});
+		this.withWorker.withPropertyValues("lockstep.instance-id=pod 1")
+			.run((context) -> assertRefused(context.getStartupFailure(), "lockstep.instance-id", "Set lockstep.instance-id"));
+	}
+
+	@Test
+	void slotsAreStaticMembersOnlyWithAStableIdentityUnderTheClassicProtocolUnlessConfigured() {
+		ApplicationContextRunner stable = this.withWorker.withPropertyValues("lockstep.instance-id=a");
+		stable.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.STATIC));
+		this.withWorker.withPropertyValues("lockstep.instance-id=")
+			.withBean(InstanceIdentity.class, InstanceIdentity::generated)
+			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC));
+		this.withWorker.withBean(InstanceIdentity.class, InstanceIdentity::generated)
+			.withPropertyValues("lockstep.workers.normalizer.static-membership=true")
+			.run((context) -> assertRefused(context.getStartupFailure(), "static-membership", "lockstep.instance-id"));
+		stable.withPropertyValues("lockstep.workers.normalizer.consumer.group.protocol=consumer")
+			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC));
+		stable
 			.withPropertyValues("spring.kafka.consumer.properties.group.protocol=consumer",
 					"lockstep.workers.normalizer.static-membership=true")
 			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.STATIC));
-		this.withWorker.withPropertyValues("lockstep.workers.normalizer.leave-group-on-stop=false")
+		stable.withPropertyValues("lockstep.workers.normalizer.leave-group-on-stop=false")
 			.run((context) -> assertThat(membership(context)).isEqualTo(new WorkerSettings.Membership(true, false)));
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.static-membership=false")
 			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC));
@@ -296,7 +330,8 @@ class LockstepAutoConfigurationTests {
 
 	@Test
 	void aStaticMembersIdMustBeOneKafkaAccepts() {
-		this.withWorker.withPropertyValues("lockstep.workers.normalizer.transactional-id=payments:eu")
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.transactional-id=payments:eu",
+				"lockstep.instance-id=a")
 			.run((context) -> assertRefused(context.getStartupFailure(), "transactional-id", "static-membership=false"));
 		this.withWorker
 			.withPropertyValues("lockstep.workers.normalizer.transactional-id=payments:eu",

@@ -19,6 +19,7 @@ import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.WorkerStatus;
 import dev.lockstep.worker.test.Order;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -83,6 +84,18 @@ class LockstepObservabilityAutoConfigurationTests {
 				}
 				assertThat(meters.get("lockstep.registry.cache").counters()).hasSize(2 * RegistryListener.CACHES.size())
 					.allSatisfy((counter) -> assertThat(counter.count()).isZero());
+			});
+	}
+
+	@Test
+	void theInstancesIdentityIsAGaugesTags() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("lockstep.instance-id=eu-1")
+			.run((context) -> {
+				MeterRegistry meters = new SimpleMeterRegistry();
+				context.getBean("lockstepInstanceMetrics", MeterBinder.class).bindTo(meters);
+				assertThat(meters.get("lockstep.instance").tag("id", "eu-1").tag("kind", "configured").gauge().value())
+					.isEqualTo(1);
 			});
 	}
 

@@ -2,6 +2,7 @@ package dev.lockstep.autoconfigure;
 
 import java.util.List;
 
+import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.WorkerState;
 import dev.lockstep.worker.WorkerStatus;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class WorkerExitTests {
 	}
 
 	private static WorkerState state(WorkerStatus status) {
-		return new WorkerState("worker-" + status, status, List.of());
+		return new WorkerState("worker-" + status, InstanceIdentity.generated(), status, List.of());
 	}
 
 }

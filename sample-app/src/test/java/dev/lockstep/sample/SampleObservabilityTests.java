@@ -96,8 +96,10 @@ class SampleObservabilityTests {
 			.until(() -> health().at("/components/kafka/status").asText().equals("UP"));
 		JsonNode health = health();
 		assertThat(health.at("/components/lockstep/status").asText()).isEqualTo("UP");
+		String instance = health.at("/components/lockstep/details/normalizer/instance/id").asText();
+		assertThat(health.at("/components/lockstep/details/normalizer/instance/kind").asText()).isEqualTo("GENERATED");
 		assertThat(health.at("/components/lockstep/details/normalizer/slots/0/transactionalId").asText())
-			.isEqualTo("cookbook-normalizer-0");
+			.isEqualTo("cookbook-normalizer-" + instance + "-0");
 		assertThat(health.at("/components/kafka/status").asText()).isEqualTo("UP");
 		assertThat(health.at("/components/kafka/details/nodes").asInt()).isEqualTo(1);
 		assertThat(health.at("/components/kafka/details/transactionStateLog").asText()).isEqualTo("usable");
@@ -211,6 +213,7 @@ class SampleObservabilityTests {
 			.destination(settings.destination())
 			.groupId("twins")
 			.transactionalId(settings.transactionalId())
+			.instance(settings.instance())
 			.consumerProperties(twinConsumer)
 			.producerProperties(settings.producerProperties())
 			.codecs(settings.codecs())

@@ -50,6 +50,18 @@ public class LockstepWorkers implements SmartLifecycle {
 		return this.workers.values();
 	}
 
+	/**
+	 * Whether the workers are ready for work: every started worker running and
+	 * {@link WorkerState#isReady() ready}.
+	 * @return whether every started worker is ready
+	 */
+	public boolean isReady() {
+		return this.workers.values()
+			.stream()
+			.filter(Worker::isStarted)
+			.allMatch((worker) -> worker.isRunning() && worker.state().isReady());
+	}
+
 	@Override
 	public void start() {
 		this.workers.forEach((name, worker) -> {

@@ -35,6 +35,8 @@ final class SlotMonitor {
 
 	private volatile WorkerStatus status = WorkerStatus.STARTING;
 
+	private volatile boolean joinedGroup;
+
 	private volatile SlotState.BlockedRecord blockedAt;
 
 	private volatile Instant lastCommit;
@@ -111,6 +113,13 @@ final class SlotMonitor {
 		this.lag = byName(lag);
 	}
 
+	/**
+	 * The slot's consumer was given its partitions (maybe none): it is a member of its group.
+	 */
+	void joinedGroup() {
+		this.joinedGroup = true;
+	}
+
 	void committedOffsets(Map<TopicPartition, Long> offsets) {
 		this.committedOffsets = byName(offsets);
 	}
@@ -156,7 +165,8 @@ final class SlotMonitor {
 		synchronized (this.recentErrors) {
 			errors = List.copyOf(this.recentErrors);
 		}
-		return new SlotState(this.slot, this.transactionalId, this.status, this.blockedAt, this.lastCommit,
+		return new SlotState(this.slot, this.transactionalId, this.status, this.joinedGroup, this.blockedAt,
+				this.lastCommit,
 				this.committedRecords, this.committedOffsets, this.openTransactionSince, this.lag,
 				this.inFlight.getAsInt(), errors);
 	}

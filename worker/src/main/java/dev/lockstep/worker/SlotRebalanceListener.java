@@ -115,6 +115,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 			}
 		}
 		this.monitor.committedOffsets(this.rewindPoints.points());
+		this.monitor.joinedGroup();
 		if (this.paused) {
 			assigned.pause(partitions);
 		}

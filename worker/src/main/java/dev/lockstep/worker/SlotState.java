@@ -10,6 +10,8 @@ import java.util.Map;
  * @param slot the slot index
  * @param transactionalId the slot's transactional id
  * @param status what the slot is doing
+ * @param joinedGroup whether the slot's consumer has joined its group (been given its
+ * partitions, none among them when the group has more members than partitions)
  * @param blockedAt the record the slot is held at when BLOCKED, otherwise {@code null}
  * @param lastCommit when the slot last committed a transaction, or {@code null}
  * @param committedRecords how many input records the slot has committed
@@ -22,7 +24,8 @@ import java.util.Map;
  * partition (ordering KEY or NONE; always 0 under PARTITION)
  * @param recentErrors the most recent errors, oldest first (at most 64)
  */
-public record SlotState(int slot, String transactionalId, WorkerStatus status, BlockedRecord blockedAt,
+public record SlotState(int slot, String transactionalId, WorkerStatus status, boolean joinedGroup,
+		BlockedRecord blockedAt,
 		Instant lastCommit, long committedRecords, Map<String, Long> committedOffsets, Instant openTransactionSince,
 		Map<String, Long> lag, int inFlight, List<String> recentErrors) {
 

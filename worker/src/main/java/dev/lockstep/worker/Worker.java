@@ -232,7 +232,8 @@ public final class Worker {
 	 */
 	public WorkerState state() {
 		List<SlotState> slotStates = this.monitors.stream().map(SlotMonitor::snapshot).toList();
-		return new WorkerState(this.settings.name(), WorkerState.summarize(slotStates), slotStates);
+		return new WorkerState(this.settings.name(), this.settings.instance(), WorkerState.summarize(slotStates),
+				slotStates);
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
+import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerStatus;
@@ -40,6 +41,16 @@ public final class LockstepMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	MicrometerRegistryListener lockstepRegistryMetrics(MeterRegistry registry) {
 		return new MicrometerRegistryListener(registry);
+	}
+
+	@Bean
+	MeterBinder lockstepInstanceMetrics(ObjectProvider<InstanceIdentity> instance) {
+		// An info gauge: the identity as tags, so a replica's series can be told from its ids.
+		return (registry) -> instance.ifAvailable((identity) -> Gauge.builder("lockstep.instance", () -> 1)
+			.description("This instance's identity, part of every slot's transactional id")
+			.tag("id", identity.id())
+			.tag("kind", identity.kind().name().toLowerCase(java.util.Locale.ROOT))
+			.register(registry));
 	}
 
 	@Bean
