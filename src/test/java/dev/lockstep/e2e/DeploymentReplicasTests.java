@@ -30,11 +30,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Pass: every input exactly once in the read_committed output; no slot FENCED or FAILED
  * in any pod's log; every SIGTERM answered within Kubernetes' default 30 s grace period by
  * a graceful stop (the worker's "stopped" line, then the JVM's exit status for SIGTERM,
- * 143, or 0); every pod's readiness probe UP only once it is ready, and not down again
- * for the seconds after; every live pod ready and its {@code lockstep} component UP at the end; no stop of
- * the group's commits longer than {@link #LONGEST_PAUSE} (the 10 s transaction timeout a
- * crashed pod's open transaction may hold, and a rebalance). Each run prints its {@code E2E}
- * line and the longest commit pause per step. Six partitions, two slots per pod.
+ * 143, or 0); every pod's readiness probe UP only once it is ready, and not down again for
+ * the seconds after; every live pod ready and its {@code lockstep} component UP at the end;
+ * no stop of any input partition's commits, nor of any output partition's last stable offset, longer
+ * than {@link #LONGEST_PAUSE} (the 10 s transaction timeout a crashed pod's open
+ * transaction may hold, the broker's check for timed-out transactions, and a rebalance).
+ * Each run prints its {@code E2E} line and the longest pauses per step. Six partitions,
+ * two slots per pod.
  */
 @Tag("matrix")
 class DeploymentReplicasTests {
@@ -79,7 +81,7 @@ class DeploymentReplicasTests {
 				.identityFromEnvironment();
 			pipeline.createTopics(6, (short) 1);
 			Deployment deployment = new Deployment(pipeline, workDir, kind);
-			Map<String, Duration> pauses = new LinkedHashMap<>();
+			Map<String, Pauses> pauses = new LinkedHashMap<>();
 			try (CommitProgress commits = new CommitProgress(broker.bootstrapServers());
 					Feed feed = new Feed(pipeline, FEED_PER_SECOND)) {
 				Pod first = deployment.add();
@@ -88,31 +90,35 @@ class DeploymentReplicasTests {
 				long from = System.nanoTime();
 				deployment.add();
 				deployment.add();
-				pauses.put("scale out 1 to 3", commits.progress().longestPause(from, System.nanoTime()));
+				pauses.put("scale out 1 to 3", Pauses.of(commits, from, System.nanoTime()));
 				from = System.nanoTime();
 				for (Pod pod : List.copyOf(deployment.pods())) {
 					deployment.replace(pod);
 				}
-				pauses.put("rolling restart", commits.progress().longestPause(from, System.nanoTime()));
+				pauses.put("rolling restart", Pauses.of(commits, from, System.nanoTime()));
 				from = System.nanoTime();
 				deployment.killAndReplace(deployment.pods().get(1));
-				pauses.put("SIGKILL and replace", commits.progress().longestPause(from, System.nanoTime()));
+				pauses.put("SIGKILL and replace", Pauses.of(commits, from, System.nanoTime()));
 				from = System.nanoTime();
 				deployment.scaleIn(deployment.pods().get(2));
 				deployment.scaleIn(deployment.pods().get(1));
 				long scaledIn = System.nanoTime();
 				deployment.awaitUntil("commits after the scale-in", () -> commits.progress().steppedSince(scaledIn));
-				pauses.put("scale in 3 to 1", commits.progress().longestPause(from, System.nanoTime()));
+				pauses.put("scale in 3 to 1", Pauses.of(commits, from, System.nanoTime()));
 				long fed = feed.stop();
-				System.out.println("E2E identical-replicas[" + row + " " + kind + "] longest commit pause per step: "
-						+ pauses);
+				System.out.println("E2E identical-replicas[" + row + " " + kind + "] longest pause per step, "
+						+ "group commits/an input partition's commits/an output partition's stable offset: " + pauses);
 				assertThat(fed).as("orders fed while the steps ran (the feed must outlast them)")
 					.isLessThan(pipeline.records());
 				pipeline.seed(fed + 1, pipeline.records());
 				deployment.awaitUntil("group lag 0 after the steps", () -> pipeline.groupLag() == 0);
 				deployment.assertHealthy();
-				assertThat(pauses).as("longest commit pause per step").allSatisfy(
-						(step, pause) -> assertThat(pause).as(step).isLessThanOrEqualTo(LONGEST_PAUSE));
+				assertThat(pauses).as("longest pauses per step").allSatisfy((step, pause) -> {
+					assertThat(pause.inputPartition()).as(step + ": an input partition's commits")
+						.isLessThanOrEqualTo(LONGEST_PAUSE);
+					assertThat(pause.outputPartition()).as(step + ": an output partition's stable offset")
+						.isLessThanOrEqualTo(LONGEST_PAUSE);
+				});
 				pipeline.assertExactOutput("identical-replicas[" + row.describe(broker, pipeline) + " " + kind + "]",
 						1, deployment.started() - 1, started);
 			}
@@ -123,6 +129,22 @@ class DeploymentReplicasTests {
 				deployment.close();
 			}
 		}
+	}
+
+	/** The longest pauses of one step, of the group's commits, one input and one output partition. */
+	record Pauses(Duration group, Duration inputPartition, Duration outputPartition) {
+
+		static Pauses of(CommitProgress commits, long from, long to) {
+			return new Pauses(commits.progress().longestPause(from, to), commits.longestInputPartitionPause(from, to),
+					commits.longestOutputPartitionPause(from, to));
+		}
+
+		@Override
+		public String toString() {
+			return String.format("%.1fs/%.1fs/%.1fs", this.group.toMillis() / 1000.0,
+					this.inputPartition.toMillis() / 1000.0, this.outputPartition.toMillis() / 1000.0);
+		}
+
 	}
 
 	/** How the pods are named and replaced. */

@@ -380,6 +380,17 @@ class WorkerTests {
 	}
 
 	@Test
+	void slotsWithoutPartitionsAreReadyOnceTheyHaveJoinedTheGroup() {
+		kafka.createTopics(1, this.input, this.output);
+		Worker worker = start(settings(3, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMillis(100))));
+		await().atMost(Duration.ofMinutes(2)).until(() -> worker.state().isReady());
+		// One partition, three members: two of them were given none, and are ready all the same.
+		assertThat(worker.state().slots()).hasSize(3).allMatch(SlotState::joinedGroup);
+		kafka.produce(List.of(order("order-1", 1, "paid", 1)));
+		await().atMost(Duration.ofMinutes(2)).until(() -> worker.state().committedRecords() == 1);
+	}
+
+	@Test
 	void staticMemberThatStopsWithoutLeavingGetsItsPartitionsBackWithoutMovingAnyOther() {
 		kafka.createTopics(4, this.input, this.output);
 		AtomicInteger produced = new AtomicInteger();
