@@ -228,7 +228,7 @@ class WorkerTracingTests {
 			assertThat(transaction.getTraceId()).isNotEqualTo(process.getTraceId());
 		}
 		assertThat(transactionSpans()).allSatisfy((span) -> assertThat(span.getName()).isEqualTo("transaction tx-"
-				+ this.group + "-0"));
+				+ this.group + "-i-0"));
 		assertThat(transactionSpans().stream()
 			.mapToInt((span) -> Integer.parseInt(span.getAttributes().get(key("lockstep.transaction.records"))))
 			.sum()).isEqualTo(4);

@@ -97,7 +97,8 @@ class SampleObservabilityTests {
 		JsonNode health = health();
 		assertThat(health.at("/components/lockstep/status").asText()).isEqualTo("UP");
 		String instance = health.at("/components/lockstep/details/normalizer/instance/id").asText();
-		assertThat(health.at("/components/lockstep/details/normalizer/instance/kind").asText()).isEqualTo("GENERATED");
+		assertThat(health.at("/components/lockstep/details/normalizer/instance/kind").asText())
+			.isEqualTo(dev.lockstep.worker.InstanceIdentity.resolve(System.getenv()).kind().name());
 		assertThat(health.at("/components/lockstep/details/normalizer/slots/0/transactionalId").asText())
 			.isEqualTo("cookbook-normalizer-" + instance + "-0");
 		assertThat(health.at("/components/kafka/status").asText()).isEqualTo("UP");
