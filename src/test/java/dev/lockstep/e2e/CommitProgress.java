@@ -1,6 +1,7 @@
 package dev.lockstep.e2e;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -120,7 +121,7 @@ final class CommitProgress implements AutoCloseable {
 	}
 
 	private void sampleOutput(Admin admin, Map<TopicPartition, Long> stableOffsets) throws Exception {
-		Map<TopicPartition, OffsetSpec> latest = admin.describeTopics(java.util.List.of(OrderPipeline.OUTPUT))
+		Map<TopicPartition, OffsetSpec> latest = admin.describeTopics(List.of(OrderPipeline.OUTPUT))
 			.allTopicNames()
 			.get(2, TimeUnit.SECONDS)
 			.get(OrderPipeline.OUTPUT)

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 import dev.lockstep.e2e.CompatibilityMatrixTests.Cluster;
@@ -233,7 +234,7 @@ class DeploymentReplicasTests {
 			terminate(pod);
 		}
 
-		void awaitUntil(String what, java.util.concurrent.Callable<Boolean> condition) {
+		void awaitUntil(String what, Callable<Boolean> condition) {
 			SampleAppProcess.awaitUntil(what, Duration.ofMinutes(4), condition,
 					this.pods.stream().map(Pod::process).toList());
 		}

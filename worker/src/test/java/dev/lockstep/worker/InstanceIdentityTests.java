@@ -1,5 +1,6 @@
 package dev.lockstep.worker;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import dev.lockstep.worker.InstanceIdentity.Kind;
@@ -78,7 +79,7 @@ class InstanceIdentityTests {
 	}
 
 	private static Map<String, String> with(String key, String value) {
-		Map<String, String> environment = new java.util.HashMap<>(KUBERNETES);
+		Map<String, String> environment = new HashMap<>(KUBERNETES);
 		environment.put(key, value);
 		return environment;
 	}

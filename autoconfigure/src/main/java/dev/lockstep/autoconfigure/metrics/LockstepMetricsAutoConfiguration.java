@@ -1,6 +1,7 @@
 package dev.lockstep.autoconfigure.metrics;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
@@ -49,7 +50,7 @@ public final class LockstepMetricsAutoConfiguration {
 		return (registry) -> instance.ifAvailable((identity) -> Gauge.builder("lockstep.instance", () -> 1)
 			.description("This instance's identity, part of every slot's transactional id")
 			.tag("id", identity.id())
-			.tag("kind", identity.kind().name().toLowerCase(java.util.Locale.ROOT))
+			.tag("kind", identity.kind().name().toLowerCase(Locale.ROOT))
 			.register(registry));
 	}
 
