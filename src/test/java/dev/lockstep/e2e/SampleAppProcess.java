@@ -27,6 +27,10 @@ import static org.awaitility.Awaitility.await;
  */
 final class SampleAppProcess {
 
+	// What decides a process's instance identity (and Spring Boot's cloud platform).
+	private static final List<String> PLATFORM_VARIABLES = List.of("LOCKSTEP_INSTANCE_ID", "HOSTNAME",
+			"KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT");
+
 	/** Lines of a worker's log a failed wait shows. */
 	static final int LOG_TAIL_LINES = 80;
 
@@ -71,6 +75,8 @@ final class SampleAppProcess {
 			ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
 				.redirectErrorStream(true)
 				.redirectOutput(output.toFile());
+			// The identity and platform a scenario gives, not this machine's.
+			builder.environment().keySet().removeAll(PLATFORM_VARIABLES);
 			builder.environment().putAll(environment);
 			Process process = builder.start();
 			return new SampleAppProcess(process, output);

@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.worker.ExactlyOnceClients;
+import dev.lockstep.worker.InstanceIdentity;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -34,7 +35,7 @@ import org.springframework.kafka.transaction.KafkaTransactionManager;
  * consumed offsets committed in the container's Kafka transaction. Select it with
  * {@code @KafkaListener(containerFactory = "lockstepListenerContainerFactory")}.
  */
-@AutoConfiguration(after = KafkaAutoConfiguration.class)
+@AutoConfiguration(after = { KafkaAutoConfiguration.class, LockstepInstanceAutoConfiguration.class })
 @ConditionalOnClass(EnableKafka.class)
 @ConditionalOnBean(ConcurrentKafkaListenerContainerFactoryConfigurer.class)
 @EnableConfigurationProperties(LockstepProperties.class)
@@ -49,13 +50,15 @@ public final class LockstepListenerAutoConfiguration {
 	@ConditionalOnMissingBean(name = "lockstepListenerProducerFactory")
 	DefaultKafkaProducerFactory<Object, Object> lockstepListenerProducerFactory(ProducerFactory<?, ?> producerFactory,
 			LockstepProperties properties, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers,
-			Environment environment) {
+			Environment environment, InstanceIdentity instance) {
 		Map<String, Object> producer = new HashMap<>(producerFactory.getConfigurationProperties());
 		transportSecurity(properties, environment).checkClient("the listener containers' producer", null, "producer",
 				producer);
 		ExactlyOnceClients.producer(producer);
 		DefaultKafkaProducerFactory<Object, Object> transactional = new DefaultKafkaProducerFactory<>(producer);
-		transactional.setTransactionIdPrefix(properties.getListener().getTransactionIdPrefix());
+		// Replicas of one configuration must not share transactional ids: the instance tells them apart.
+		transactional.setTransactionIdPrefix(
+				instance.transactionalIdPrefix(properties.getListener().getTransactionIdPrefix()));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(transactional));
 		return transactional;
 	}

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.worker.ExactlyOnceClients;
+import dev.lockstep.worker.InstanceIdentity;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -33,6 +34,8 @@ public class LockstepProducers implements DisposableBean {
 
 	private final List<DefaultKafkaProducerFactoryCustomizer> customizers;
 
+	private final InstanceIdentity instance;
+
 	private final TransportSecurity security;
 
 	private final Map<String, DefaultKafkaProducerFactory<Object, Object>> factories = new ConcurrentHashMap<>();
@@ -44,31 +47,19 @@ public class LockstepProducers implements DisposableBean {
 	 * @param codecs the codec factory
 	 * @param validator the property checks
 	 * @param customizers Spring Boot's producer factory customizers (Kafka client metrics among them)
-	 */
-	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, LockstepCodecs codecs,
-			KafkaPropertiesValidator validator, List<DefaultKafkaProducerFactoryCustomizer> customizers) {
-		this(properties, baseProducer, codecs, validator, customizers,
-				new TransportSecurity(properties.getSecurity().isRequireEncryption()));
-	}
-
-	/**
-	 * Create the producer factories' source.
-	 * @param properties Lockstep's properties
-	 * @param baseProducer Spring Boot's producer factory, for connection and security settings
-	 * @param codecs the codec factory
-	 * @param validator the property checks
-	 * @param customizers Spring Boot's producer factory customizers (Kafka client metrics among them)
 	 * @param security the transport security check each producer's effective properties pass
+	 * @param instance this instance's identity, added to every transactional id prefix
 	 */
 	public LockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> baseProducer, LockstepCodecs codecs,
 			KafkaPropertiesValidator validator, List<DefaultKafkaProducerFactoryCustomizer> customizers,
-			TransportSecurity security) {
+			TransportSecurity security, InstanceIdentity instance) {
 		this.properties = properties;
 		this.baseProducer = baseProducer.getConfigurationProperties();
 		this.codecs = codecs;
 		this.validator = validator;
 		this.customizers = List.copyOf(customizers);
 		this.security = security;
+		this.instance = instance;
 	}
 
 	/**
@@ -97,8 +88,9 @@ public class LockstepProducers implements DisposableBean {
 		DefaultKafkaProducerFactory<Object, Object> factory = new DefaultKafkaProducerFactory<>(config,
 				(Serializer<Object>) this.codecs.serializer(producer.getKey(), true, prefix + ".key"),
 				(Serializer<Object>) this.codecs.serializer(producer.getValue(), false, prefix + ".value"), false);
-		factory.setTransactionIdPrefix(
-				(producer.getTransactionIdPrefix() != null) ? producer.getTransactionIdPrefix() : name + "-");
+		// Replicas of one configuration must not share transactional ids: the instance tells them apart.
+		factory.setTransactionIdPrefix(this.instance.transactionalIdPrefix(
+				(producer.getTransactionIdPrefix() != null) ? producer.getTransactionIdPrefix() : name + "-"));
 		this.customizers.forEach((customizer) -> customizer.customize(factory));
 		return factory;
 	}

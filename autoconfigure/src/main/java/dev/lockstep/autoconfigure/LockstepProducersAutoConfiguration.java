@@ -3,6 +3,7 @@ package dev.lockstep.autoconfigure;
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
+import dev.lockstep.worker.InstanceIdentity;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,7 +25,7 @@ import org.springframework.kafka.core.ProducerFactory;
  * {@code kafkaTemplate} is left in place: inject Lockstep's by name.
  */
 @AutoConfiguration(after = { KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
-		LockstepWorkersAutoConfiguration.class })
+		LockstepInstanceAutoConfiguration.class, LockstepWorkersAutoConfiguration.class })
 @ConditionalOnClass(KafkaTemplate.class)
 @EnableConfigurationProperties(LockstepProperties.class)
 @Import(LockstepProducersRegistrar.class)
@@ -34,10 +35,12 @@ public final class LockstepProducersAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockstepProducers lockstepProducers(LockstepProperties properties, ProducerFactory<?, ?> producerFactory,
 			LockstepCodecs codecs, KafkaPropertiesValidator validator,
-			ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers, Environment environment) {
+			ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers, Environment environment,
+			InstanceIdentity instance) {
 		return new LockstepProducers(properties, producerFactory, codecs, validator,
 				customizers.orderedStream().toList(), new TransportSecurity(
-						properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment)));
+						properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment)),
+				instance);
 	}
 
 }

@@ -25,7 +25,7 @@ public class LockstepProperties {
 
 	/**
 	 * This instance's identity among replicas of one configuration, part of every slot's
-	 * transactional id; unset: a StatefulSet pod's ordinal, else generated at start-up.
+	 * transactional id; unset: a StatefulSet pod's name, else generated at start-up.
 	 */
 	private String instanceId;
 
@@ -352,9 +352,8 @@ public class LockstepProperties {
 		private String groupId;
 
 		/**
-		 * Base of the slots' transactional ids, to which the slot index is always appended
-		 * (slot i uses "<id>-<i>"); defaults to the group id. Every running instance needs its
-		 * own, stable across restarts.
+		 * Base of the slots' transactional ids, the same on every replica: slot i of an
+		 * instance uses "<base>-<instance>-<i>" (lockstep.instance-id); defaults to the group id.
 		 */
 		private String transactionalId;
 
@@ -435,7 +434,7 @@ public class LockstepProperties {
 
 		/**
 		 * Whether each slot is a static group member (group.instance.id = its transactional
-		 * id); default: true under the classic group protocol, false under the consumer one.
+		 * id); default: true under the classic group protocol with a stable instance id.
 		 */
 		private Boolean staticMembership;
 
@@ -816,7 +815,8 @@ public class LockstepProperties {
 	public static class Producer {
 
 		/**
-		 * Prefix of the producer's transactional ids; defaults to the producer's name.
+		 * Prefix of the producer's transactional ids, followed by the instance's id;
+		 * defaults to the producer's name and "-".
 		 */
 		private String transactionIdPrefix;
 
@@ -867,7 +867,7 @@ public class LockstepProperties {
 	public static class Listener {
 
 		/**
-		 * Prefix of the listener containers' transactional ids.
+		 * Prefix of the listener containers' transactional ids, followed by the instance's id.
 		 */
 		private String transactionIdPrefix = "lockstep-listener-";
 

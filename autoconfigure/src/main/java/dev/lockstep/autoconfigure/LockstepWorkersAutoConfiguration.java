@@ -5,7 +5,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import dev.lockstep.autoconfigure.validation.KafkaPropertiesValidator;
-import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.RegistryClient;
@@ -41,7 +40,7 @@ import org.springframework.kafka.core.ProducerFactory;
  * {@code KafkaConnectionDetails} (Testcontainers, the development broker) apply.
  */
 @AutoConfiguration(after = { KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
-		ApplicationAvailabilityAutoConfiguration.class })
+		LockstepInstanceAutoConfiguration.class, ApplicationAvailabilityAutoConfiguration.class })
 @ConditionalOnClass({ Worker.class, ConsumerFactory.class })
 @EnableConfigurationProperties(LockstepProperties.class)
 public final class LockstepWorkersAutoConfiguration {
@@ -52,24 +51,6 @@ public final class LockstepWorkersAutoConfiguration {
 		KafkaPropertiesValidator validator = new KafkaPropertiesValidator(new PropertyOrigins(environment));
 		validator.checkSpringKafkaMaps(kafka);
 		return validator;
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	InstanceIdentity lockstepInstanceIdentity(LockstepProperties properties) {
-		String configured = properties.getInstanceId();
-		if (configured == null || configured.isBlank()) {
-			return InstanceIdentity.resolve(System.getenv());
-		}
-		try {
-			return InstanceIdentity.configured(configured.trim(), "lockstep.instance-id");
-		}
-		catch (IllegalArgumentException ex) {
-			throw new LockstepConfigurationException("lockstep.instance-id", null,
-					"'" + configured + "' is part of every slot's transactional id and static member id, which "
-							+ "Kafka accepts only of letters, digits, '.', '_' and '-'",
-					"Set lockstep.instance-id of those characters.");
-		}
 	}
 
 	@Bean

@@ -89,8 +89,20 @@ class WorkerFactory {
 		// again here, for a context without that check.
 		WorkerDeclarations.check(this.properties, this.validator);
 		Map<String, Worker> workers = new LinkedHashMap<>();
-		this.properties.getWorkers()
-			.forEach((name, worker) -> workers.put(name, worker(name, worker)));
+		Map<String, String> bases = new HashMap<>();
+		this.properties.getWorkers().forEach((name, worker) -> {
+			Worker created = worker(name, worker);
+			// The configured bases differ (checked above); with the instance added they must too.
+			String base = this.instance.transactionalIdBase(created.settings().transactionalId());
+			String other = bases.put(base, name);
+			if (other != null) {
+				throw new LockstepConfigurationException("lockstep.workers." + name + ".transactional-id", null,
+						"workers '" + other + "' and '" + name + "' would both use transactional ids " + base
+								+ "-<slot> on instance " + this.instance + " and fence each other",
+						"Give one of them a transactional-id that does not end in this pod's ordinal.");
+			}
+			workers.put(name, created);
+		});
 		return workers;
 	}
 
@@ -180,16 +192,21 @@ class WorkerFactory {
 		if (!staticMembers && !worker.isLeaveGroupOnStop()) {
 			throw new LockstepConfigurationException(prefix + ".leave-group-on-stop", null,
 					"only a static member keeps its partitions after it stops; a dynamic one (the default under "
-							+ "group.protocol=consumer) would hold them until its session times out and then rejoin "
-							+ "as a new member",
-					"Set " + prefix + ".static-membership=true, or remove " + prefix + ".leave-group-on-stop.");
+							+ "group.protocol=consumer and with a generated instance id) would hold them until its "
+							+ "session times out and then rejoin as a new member",
+					(this.instance.isStable() ? "Set " + prefix + ".static-membership=true"
+							: "Give the instance a stable id (lockstep.instance-id) and set " + prefix
+									+ ".static-membership=true")
+							+ ", or remove " + prefix + ".leave-group-on-stop.");
 		}
 		String longest = transactionalId + "-" + (worker.getConcurrency() - 1);
 		if (staticMembers && !(GROUP_INSTANCE_ID.matcher(longest).matches() && longest.length() <= 249)) {
 			throw new LockstepConfigurationException(prefix + ".transactional-id", null,
-					"the slots' transactional ids (" + longest + ") are their static members' group.instance.id, "
+					"the slots' transactional ids (" + longest + ": the base, the instance "
+							+ this.instance.id() + " and the slot) are their static members' group.instance.id, "
 							+ "which Kafka accepts only of letters, digits, '.', '_' and '-', at most 249 characters",
-					"Set a transactional-id of those characters, or " + prefix + ".static-membership=false.");
+					"Set a transactional-id (and lockstep.instance-id) of those characters, or " + prefix
+							+ ".static-membership=false.");
 		}
 		return new WorkerSettings.Membership(staticMembers, worker.isLeaveGroupOnStop());
 	}

@@ -38,6 +38,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
@@ -49,7 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockstepAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepPropertiesAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(LockstepInstanceAutoConfiguration.class, KafkaAutoConfiguration.class, LockstepPropertiesAutoConfiguration.class,
 				LockstepRegistryAutoConfiguration.class, LockstepTopicsAutoConfiguration.class, LockstepWorkersAutoConfiguration.class,
 				LockstepProducersAutoConfiguration.class, LockstepListenerAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "spring.kafka.admin.auto-create=false");
@@ -196,7 +197,7 @@ class LockstepAutoConfigurationTests {
 	@Test
 	void namedProducersAreTransactionalTemplatesBesideSpringBootsOwn() {
 		this.runner
-			.withPropertyValues("lockstep.producers.orders.value.codec=raw-avro",
+			.withPropertyValues("lockstep.instance-id=eu-1", "lockstep.producers.orders.value.codec=raw-avro",
 					"lockstep.producers.orders.value.type=" + Order.class.getName(),
 					"lockstep.producers.orders.key.codec=string")
 			.run((context) -> {
@@ -204,7 +205,10 @@ class LockstepAutoConfigurationTests {
 					.hasBean("ordersTransactionManager");
 				KafkaTemplate<?, ?> orders = context.getBean("orders", KafkaTemplate.class);
 				assertThat(orders.isTransactional()).isTrue();
-				assertThat(orders.getProducerFactory().getTransactionIdPrefix()).isEqualTo("orders-");
+				assertThat(orders.getProducerFactory().getTransactionIdPrefix()).as("the instance tells replicas apart")
+					.isEqualTo("orders-eu-1-");
+				assertThat(context.getBean("lockstepListenerProducerFactory", DefaultKafkaProducerFactory.class)
+					.getTransactionIdPrefix()).isEqualTo("lockstep-listener-eu-1-");
 				assertThat(orders.getProducerFactory().getConfigurationProperties())
 					.containsEntry("enable.idempotence", true).containsEntry("acks", "all");
 				assertThat(context.getBean("ordersTransactionManager")).isInstanceOf(KafkaTransactionManager.class);
@@ -287,15 +291,38 @@ class LockstepAutoConfigurationTests {
 				assertThat(workers.worker("normalizer").settings().transactionalId(0)).isEqualTo("normalizer-eu-1-0");
 				assertThat(workers.worker("audit").settings().transactionalId(0)).isEqualTo("audit-eu-1-0");
 			});
-		this.withWorker.run((context) -> {
+		// The platform's variables, read through Spring's environment as the process's would be.
+		this.withWorker.withPropertyValues("KUBERNETES_SERVICE_HOST=10.96.0.1", "HOSTNAME=normalizer-2")
+			.run((context) -> {
+				InstanceIdentity instance = context.getBean(InstanceIdentity.class);
+				assertThat(instance.kind()).isEqualTo(InstanceIdentity.Kind.STATEFUL_SET);
+				WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+				assertThat(settings.instance()).isSameAs(instance);
+				assertThat(settings.transactionalId(0)).isEqualTo("normalizer-normalizer-2-0");
+				assertThat(settings.membership()).isEqualTo(WorkerSettings.Membership.STATIC);
+			});
+		this.withWorker.withPropertyValues("HOSTNAME=normalizer-7d9f8b6c5-x2k4q").run((context) -> {
 			InstanceIdentity instance = context.getBean(InstanceIdentity.class);
-			assertThat(instance.kind()).as("resolved from this JVM's environment")
-				.isEqualTo(InstanceIdentity.resolve(System.getenv()).kind());
-			assertThat(context.getBean(LockstepWorkers.class).worker("normalizer").settings().instance())
-				.isSameAs(instance);
+			assertThat(instance.kind()).isEqualTo(InstanceIdentity.Kind.GENERATED);
+			assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC);
 		});
 		this.withWorker.withPropertyValues("lockstep.instance-id=pod 1")
 			.run((context) -> assertRefused(context.getStartupFailure(), "lockstep.instance-id", "Set lockstep.instance-id"));
+	}
+
+	@Test
+	void twoWorkersWhoseBasesMeetOnceTheInstanceIsAddedAreRefused() {
+		// On StatefulSet pod "normalizer-2", "orders" gives orders-normalizer-2 and
+		// "orders-normalizer-2" already ends in the ordinal: the same ids.
+		this.withWorker
+			.withPropertyValues("KUBERNETES_SERVICE_HOST=10.96.0.1", "HOSTNAME=normalizer-2",
+					"lockstep.workers.normalizer.transactional-id=orders",
+					"lockstep.workers.audit.transactional-id=orders-normalizer-2",
+					"lockstep.workers.audit.source-topics=orders", "lockstep.workers.audit.destination=audit",
+					"lockstep.workers.audit.processor=normalizer", "lockstep.workers.audit.auto-startup=false",
+					"lockstep.workers.audit.value.codec=raw-avro", "lockstep.workers.audit.value.type=" + Order.class.getName())
+			.run((context) -> assertRefused(context.getStartupFailure(), "lockstep.workers.audit.transactional-id",
+					"does not end in this pod's ordinal"));
 	}
 
 	@Test
@@ -308,6 +335,11 @@ class LockstepAutoConfigurationTests {
 		this.withWorker.withBean(InstanceIdentity.class, InstanceIdentity::generated)
 			.withPropertyValues("lockstep.workers.normalizer.static-membership=true")
 			.run((context) -> assertRefused(context.getStartupFailure(), "static-membership", "lockstep.instance-id"));
+		this.withWorker.withBean(InstanceIdentity.class, InstanceIdentity::generated)
+			.withPropertyValues("lockstep.workers.normalizer.leave-group-on-stop=false")
+			.run((context) -> assertRefused(context.getStartupFailure(), "leave-group-on-stop",
+					"Give the instance a stable id (lockstep.instance-id) and set "
+							+ "lockstep.workers.normalizer.static-membership=true"));
 		stable.withPropertyValues("lockstep.workers.normalizer.consumer.group.protocol=consumer")
 			.run((context) -> assertThat(membership(context)).isEqualTo(WorkerSettings.Membership.DYNAMIC));
 		stable

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockstepTransactionWaitTests {
 
 	private final ApplicationContextRunner withWorker = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepPropertiesAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(LockstepInstanceAutoConfiguration.class, KafkaAutoConfiguration.class, LockstepPropertiesAutoConfiguration.class,
 				LockstepRegistryAutoConfiguration.class, LockstepWorkersAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "lockstep.workers.normalizer.source-topics=in",
 				"lockstep.workers.normalizer.destination=out", "lockstep.workers.normalizer.auto-startup=false",

@@ -23,7 +23,7 @@ class LockstepTransportSecurityTests {
 	private static final String REMOTE_PLAINTEXT = "10.1.2.3:9092";
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepPropertiesAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(LockstepInstanceAutoConfiguration.class, KafkaAutoConfiguration.class, LockstepPropertiesAutoConfiguration.class,
 				LockstepRegistryAutoConfiguration.class, LockstepWorkersAutoConfiguration.class,
 				LockstepProducersAutoConfiguration.class, LockstepListenerAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "spring.kafka.admin.auto-create=false",

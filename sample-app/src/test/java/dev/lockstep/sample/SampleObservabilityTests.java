@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
+import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.Worker;
@@ -98,7 +99,7 @@ class SampleObservabilityTests {
 		assertThat(health.at("/components/lockstep/status").asText()).isEqualTo("UP");
 		String instance = health.at("/components/lockstep/details/normalizer/instance/id").asText();
 		assertThat(health.at("/components/lockstep/details/normalizer/instance/kind").asText())
-			.isEqualTo(dev.lockstep.worker.InstanceIdentity.resolve(System.getenv()).kind().name());
+			.isEqualTo(InstanceIdentity.resolve(System.getenv()).kind().name());
 		assertThat(health.at("/components/lockstep/details/normalizer/slots/0/transactionalId").asText())
 			.isEqualTo("cookbook-normalizer-" + instance + "-0");
 		assertThat(health.at("/components/kafka/status").asText()).isEqualTo("UP");

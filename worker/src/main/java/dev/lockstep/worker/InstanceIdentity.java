@@ -1,6 +1,7 @@
 package dev.lockstep.worker;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,8 +11,9 @@ import java.util.regex.Pattern;
  * configuration: part of every slot's transactional id ({@code <base>-<instance>-<slot>}),
  * so that identical replicas never share one. Resolved once at start-up, in this order:
  * an id given explicitly (the {@value #ENVIRONMENT_VARIABLE} environment variable, or
- * {@code lockstep.instance-id} under Spring Boot); a StatefulSet pod's ordinal, read from
- * its name ({@code HOSTNAME} {@code <set>-<ordinal>} on Kubernetes); else a generated one.
+ * {@code lockstep.instance-id} under Spring Boot); a StatefulSet pod's name (on Kubernetes,
+ * {@code HOSTNAME} {@code <set>-<ordinal>}: unique in its namespace, the same after a
+ * restart); else a generated one.
  * <p>
  * Only a stable identity (given or an ordinal) comes back after a restart: a restarted
  * slot then fences its predecessor and aborts its open transaction at once, and may be a
@@ -36,6 +38,7 @@ public record InstanceIdentity(String id, Kind kind, String origin) {
 	private static final Pattern STATEFUL_SET_POD = Pattern.compile(".+-(0|[1-9][0-9]{0,3})");
 
 	public InstanceIdentity {
+		Objects.requireNonNull(kind, "kind");
 		if (id == null || !VALID.matcher(id).matches()) {
 			throw new IllegalArgumentException("An instance id must be letters, digits, '.', '_' and '-', not '" + id
 					+ "' (from " + origin + ")");
@@ -63,8 +66,9 @@ public record InstanceIdentity(String id, Kind kind, String origin) {
 
 	/**
 	 * Resolve the identity from an environment: {@value #ENVIRONMENT_VARIABLE}; else the
-	 * ordinal of a StatefulSet pod (on Kubernetes, {@code KUBERNETES_SERVICE_HOST} set,
-	 * {@code HOSTNAME} ending in {@code -<ordinal>}); else {@link #generated()}.
+	 * name of a StatefulSet pod (on Kubernetes, {@code KUBERNETES_SERVICE_HOST} set,
+	 * {@code HOSTNAME} ending in {@code -<ordinal>}, its domain, if any, left out); else
+	 * {@link #generated()}.
 	 * @param environment the environment, such as {@link System#getenv()}
 	 * @return the identity
 	 */
@@ -75,9 +79,9 @@ public record InstanceIdentity(String id, Kind kind, String origin) {
 		}
 		String hostname = environment.get("HOSTNAME");
 		if (environment.containsKey("KUBERNETES_SERVICE_HOST") && hostname != null) {
-			Matcher pod = STATEFUL_SET_POD.matcher(hostname);
-			if (pod.matches()) {
-				return new InstanceIdentity(pod.group(1), Kind.ORDINAL, "the ordinal of StatefulSet pod " + hostname);
+			String pod = hostname.strip().split("\\.", 2)[0];
+			if (STATEFUL_SET_POD.matcher(pod).matches()) {
+				return new InstanceIdentity(pod, Kind.STATEFUL_SET, "StatefulSet pod " + pod + " (HOSTNAME)");
 			}
 		}
 		return generated();
@@ -93,9 +97,10 @@ public record InstanceIdentity(String id, Kind kind, String origin) {
 
 	/**
 	 * The base of this instance's transactional ids: {@code <base>-<id>}; the base alone
-	 * when it already ends in this instance's ordinal ({@code normalizer-pod${POD_ORDINAL}},
+	 * when it already ends in this StatefulSet pod's ordinal ({@code normalizer-pod${POD_ORDINAL}},
 	 * as configurations templated per pod before the identity existed), so that their
-	 * ids stay as they were. Either way unique per instance: two ordinals never both end a base.
+	 * ids stay as they were. Either way unique per pod of the set: two ordinals never both
+	 * end a base.
 	 * @param base the configured base
 	 * @return the instance's base
 	 */
@@ -104,13 +109,27 @@ public record InstanceIdentity(String id, Kind kind, String origin) {
 	}
 
 	/**
-	 * Whether a configured base already ends in this instance's ordinal.
+	 * The prefix of this instance's transactional producers' ids, as spring-kafka's
+	 * producer factories take it: {@code <prefix><id>-}.
+	 * @param prefix the configured prefix, such as {@code orders-}
+	 * @return the instance's prefix
+	 */
+	public String transactionalIdPrefix(String prefix) {
+		return prefix + this.id + "-";
+	}
+
+	/**
+	 * Whether a configured base already ends in this StatefulSet pod's ordinal.
 	 * @param base the configured base
-	 * @return {@code true} only for an ordinal identity that the base ends in, after a non-digit
+	 * @return {@code true} only for a StatefulSet pod whose ordinal ends the base, after a non-digit
 	 */
 	public boolean carriedBy(String base) {
-		return this.kind == Kind.ORDINAL && base.endsWith(this.id) && base.length() > this.id.length()
-				&& !Character.isDigit(base.charAt(base.length() - this.id.length() - 1));
+		if (this.kind != Kind.STATEFUL_SET) {
+			return false;
+		}
+		String ordinal = this.id.substring(this.id.lastIndexOf('-') + 1);
+		return base.endsWith(ordinal) && base.length() > ordinal.length()
+				&& !Character.isDigit(base.charAt(base.length() - ordinal.length() - 1));
 	}
 
 	@Override
@@ -126,8 +145,8 @@ public record InstanceIdentity(String id, Kind kind, String origin) {
 		/** Given explicitly. */
 		CONFIGURED,
 
-		/** A StatefulSet pod's ordinal. */
-		ORDINAL,
+		/** A StatefulSet pod's name. */
+		STATEFUL_SET,
 
 		/** Generated at start-up: new on every start. */
 		GENERATED

@@ -114,7 +114,8 @@ final class SlotMonitor {
 	}
 
 	/**
-	 * The slot's consumer was given its partitions (maybe none): it is a member of its group.
+	 * The slot's consumer was given its partitions (maybe none): it has joined its group.
+	 * Kept through later rebalances: readiness is decided once, at start-up.
 	 */
 	void joinedGroup() {
 		this.joinedGroup = true;

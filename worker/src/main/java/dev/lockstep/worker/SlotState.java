@@ -10,8 +10,9 @@ import java.util.Map;
  * @param slot the slot index
  * @param transactionalId the slot's transactional id
  * @param status what the slot is doing
- * @param joinedGroup whether the slot's consumer has joined its group (been given its
- * partitions, none among them when the group has more members than partitions)
+ * @param joinedGroup whether the slot has joined its group since it started (been given its
+ * partitions, none among them when the group has more members than partitions); it stays
+ * so through later rebalances and consumer replacements, so that readiness does not flap
  * @param blockedAt the record the slot is held at when BLOCKED, otherwise {@code null}
  * @param lastCommit when the slot last committed a transaction, or {@code null}
  * @param committedRecords how many input records the slot has committed

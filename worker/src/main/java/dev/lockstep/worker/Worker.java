@@ -11,8 +11,8 @@ import org.springframework.core.log.LogAccessor;
 
 /**
  * A transactional consume-transform-produce worker: {@code concurrency} slots, each
- * one consumer and one transactional producer on its own thread, with a stable
- * transactional id per slot ({@code <transactionalId>-<slot>}). Input offsets are
+ * one consumer and one transactional producer on its own thread, with a transactional id
+ * per slot ({@code <transactionalId>-<instance>-<slot>}). Input offsets are
  * committed only inside the transaction that writes the output, so downstream
  * {@code read_committed} readers see each input's output exactly once.
  */

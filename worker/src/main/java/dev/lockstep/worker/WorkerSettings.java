@@ -289,8 +289,8 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		}
 
 		/**
-		 * The base of each slot's transactional id ({@code <id>-<slot>}; unless set,
-		 * {@link #defaultTransactionalId the group id}).
+		 * The base of each slot's transactional id ({@code <base>-<instance>-<slot>}; unless
+		 * set, {@link #defaultTransactionalId the group id}).
 		 * @param transactionalId the base
 		 * @return this builder
 		 */

@@ -22,12 +22,17 @@ class InstanceIdentityTests {
 	}
 
 	@Test
-	void aStatefulSetPodIsItsOrdinal() {
+	void aStatefulSetPodIsItsNameUniqueInItsNamespaceAndStable() {
 		InstanceIdentity identity = InstanceIdentity.resolve(with("HOSTNAME", "normalizer-12"));
-		assertThat(identity.id()).isEqualTo("12");
-		assertThat(identity.kind()).isEqualTo(Kind.ORDINAL);
-		assertThat(identity.origin()).isEqualTo("the ordinal of StatefulSet pod normalizer-12");
-		assertThat(InstanceIdentity.resolve(with("HOSTNAME", "web-0")).id()).isEqualTo("0");
+		assertThat(identity.id()).isEqualTo("normalizer-12");
+		assertThat(identity.kind()).isEqualTo(Kind.STATEFUL_SET);
+		assertThat(identity.origin()).isEqualTo("StatefulSet pod normalizer-12 (HOSTNAME)");
+		assertThat(identity.isStable()).isTrue();
+		assertThat(InstanceIdentity.resolve(with("HOSTNAME", "web-0")).id()).isEqualTo("web-0");
+		assertThat(InstanceIdentity.resolve(with("HOSTNAME", "web-0.web.orders.svc.cluster.local")).id())
+			.as("setHostnameAsFQDN").isEqualTo("web-0");
+		assertThat(InstanceIdentity.resolve(with("HOSTNAME", "blue-0")))
+			.as("two sets sharing one configuration").isNotEqualTo(InstanceIdentity.resolve(with("HOSTNAME", "green-0")));
 	}
 
 	@Test
@@ -66,14 +71,14 @@ class InstanceIdentityTests {
 	@Test
 	void theInstanceIsAddedToTheBaseUnlessTheBaseAlreadyEndsInThisPodsOrdinal() {
 		InstanceIdentity pod2 = InstanceIdentity.resolve(with("HOSTNAME", "normalizer-2"));
-		assertThat(pod2.transactionalIdBase("normalizer")).isEqualTo("normalizer-2");
+		assertThat(pod2.transactionalIdBase("cookbook")).isEqualTo("cookbook-normalizer-2");
 		assertThat(pod2.transactionalIdBase("normalizer-pod2")).as("templated per pod before the identity existed")
 			.isEqualTo("normalizer-pod2");
-		assertThat(pod2.transactionalIdBase("normalizer-2")).isEqualTo("normalizer-2");
-		assertThat(pod2.transactionalIdBase("orders-v12")).as("another number").isEqualTo("orders-v12-2");
-		assertThat(pod2.transactionalIdBase("2")).isEqualTo("2-2");
+		assertThat(pod2.transactionalIdBase("orders-v12")).as("another number").isEqualTo("orders-v12-normalizer-2");
+		assertThat(pod2.transactionalIdBase("2")).isEqualTo("2-normalizer-2");
 		assertThat(InstanceIdentity.configured("2", "test").transactionalIdBase("normalizer-pod2"))
-			.as("only an ordinal is recognised").isEqualTo("normalizer-pod2-2");
+			.as("only a StatefulSet pod's ordinal is recognised").isEqualTo("normalizer-pod2-2");
+		assertThat(pod2.transactionalIdPrefix("orders-")).isEqualTo("orders-normalizer-2-");
 		InstanceIdentity generated = InstanceIdentity.generated();
 		assertThat(generated.transactionalIdBase("normalizer")).isEqualTo("normalizer-" + generated.id());
 	}

@@ -93,8 +93,8 @@ class WorkerSettingsTests {
 				"normalizer-2"));
 		assertThat(worker().transactionalId("normalizer-pod2").instance(ordinal).build().transactionalId(1))
 			.isEqualTo("normalizer-pod2-1");
-		assertThat(worker().transactionalId("normalizer").instance(ordinal).build().transactionalId(1))
-			.isEqualTo("normalizer-2-1");
+		assertThat(worker().transactionalId("cookbook").instance(ordinal).build().transactionalId(1))
+			.isEqualTo("cookbook-normalizer-2-1");
 	}
 
 	@Test

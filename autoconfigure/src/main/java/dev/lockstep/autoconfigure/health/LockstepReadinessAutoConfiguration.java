@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.health.application.ReadinessStateHealthIndicator;
+import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
@@ -19,8 +20,11 @@ import org.springframework.context.annotation.Bean;
  * ({@link WorkersReadinessStateHealthIndicator}, in place of Spring Boot's indicator of the
  * same name).
  */
-@AutoConfiguration(after = LockstepWorkersAutoConfiguration.class, before = AvailabilityProbesAutoConfiguration.class)
-@ConditionalOnClass(ReadinessStateHealthIndicator.class)
+// Before both of Spring Boot's configurations that define the indicator by this name.
+@AutoConfiguration(after = LockstepWorkersAutoConfiguration.class,
+		before = { AvailabilityProbesAutoConfiguration.class, AvailabilityHealthContributorAutoConfiguration.class })
+@ConditionalOnClass(value = ReadinessStateHealthIndicator.class,
+		name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
 @ConditionalOnBooleanProperty(name = "management.endpoint.health.probes.enabled", matchIfMissing = true)
 public final class LockstepReadinessAutoConfiguration {
 

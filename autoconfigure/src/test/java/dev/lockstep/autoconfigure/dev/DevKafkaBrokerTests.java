@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.lockstep.autoconfigure.LockstepInstanceAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepPropertiesAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepTopicsAutoConfiguration;
@@ -28,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class DevKafkaBrokerTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(LockstepDevBrokerAutoConfiguration.class, KafkaAutoConfiguration.class,
+			AutoConfigurations.of(LockstepInstanceAutoConfiguration.class, LockstepDevBrokerAutoConfiguration.class, KafkaAutoConfiguration.class,
 					LockstepRegistryAutoConfiguration.class, LockstepTopicsAutoConfiguration.class,
 					LockstepWorkersAutoConfiguration.class));
 

@@ -2,6 +2,7 @@ package dev.lockstep.autoconfigure.endpoint;
 
 import java.util.List;
 
+import dev.lockstep.autoconfigure.LockstepInstanceAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepPropertiesAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockstepEndpointAccessTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class, KafkaAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(LockstepInstanceAutoConfiguration.class, EndpointAutoConfiguration.class, KafkaAutoConfiguration.class,
 				LockstepPropertiesAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
 				LockstepWorkersAutoConfiguration.class, LockstepEndpointAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "management.endpoints.web.exposure.include=*",

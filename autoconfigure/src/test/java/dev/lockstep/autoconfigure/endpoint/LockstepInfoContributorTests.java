@@ -2,6 +2,7 @@ package dev.lockstep.autoconfigure.endpoint;
 
 import java.util.Map;
 
+import dev.lockstep.autoconfigure.LockstepInstanceAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
 import dev.lockstep.worker.ValueTransformer;
@@ -17,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockstepInfoContributorTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(LockstepInstanceAutoConfiguration.class, KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
 				LockstepWorkersAutoConfiguration.class, LockstepEndpointAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1",
 				"lockstep.workers.normalizer.source-topics=in", "lockstep.workers.normalizer.destination=out",

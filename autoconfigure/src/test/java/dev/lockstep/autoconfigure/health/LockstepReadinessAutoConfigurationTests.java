@@ -1,5 +1,6 @@
 package dev.lockstep.autoconfigure.health;
 
+import dev.lockstep.autoconfigure.LockstepInstanceAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
 import dev.lockstep.worker.ValueTransformer;
@@ -12,6 +13,8 @@ import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.health.application.ReadinessStateHealthIndicator;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
@@ -22,10 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockstepReadinessAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(LockstepInstanceAutoConfiguration.class, KafkaAutoConfiguration.class,
 				ApplicationAvailabilityAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
 				LockstepWorkersAutoConfiguration.class, LockstepReadinessAutoConfiguration.class,
-				AvailabilityProbesAutoConfiguration.class))
+				AvailabilityHealthContributorAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1",
 				"lockstep.workers.normalizer.source-topics=orders", "lockstep.workers.normalizer.destination=normalized",
 				"lockstep.workers.normalizer.auto-startup=false", "lockstep.workers.normalizer.value.codec=raw-avro",
@@ -36,11 +39,14 @@ class LockstepReadinessAutoConfigurationTests {
 	void theReadinessProbeWaitsForTheWorkersInPlaceOfSpringBootsIndicator() {
 		this.runner.run((context) -> assertThat(context.getBean("readinessStateHealthIndicator"))
 			.isInstanceOf(WorkersReadinessStateHealthIndicator.class));
+		this.runner.withPropertyValues("management.health.readinessstate.enabled=true")
+			.run((context) -> assertThat(context.getBean("readinessStateHealthIndicator"))
+				.isInstanceOf(WorkersReadinessStateHealthIndicator.class));
 	}
 
 	@Test
 	void backsOffForTheApplicationsOwnIndicatorAndWithoutProbes() {
-		this.runner.withBean("readinessStateHealthIndicator", HealthIndicator.class, () -> () -> org.springframework.boot.health.contributor.Health.up().build())
+		this.runner.withBean("readinessStateHealthIndicator", HealthIndicator.class, () -> () -> Health.up().build())
 			.run((context) -> assertThat(context).doesNotHaveBean(WorkersReadinessStateHealthIndicator.class));
 		this.runner.withPropertyValues("management.endpoint.health.probes.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(ReadinessStateHealthIndicator.class));

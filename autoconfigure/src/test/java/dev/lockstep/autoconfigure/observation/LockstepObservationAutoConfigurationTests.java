@@ -1,5 +1,6 @@
 package dev.lockstep.autoconfigure.observation;
 
+import dev.lockstep.autoconfigure.LockstepInstanceAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepListenerAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepProducersAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
@@ -35,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LockstepObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(LockstepInstanceAutoConfiguration.class, KafkaAutoConfiguration.class, LockstepRegistryAutoConfiguration.class,
 				LockstepObservationAutoConfiguration.class, LockstepWorkersAutoConfiguration.class,
 				LockstepProducersAutoConfiguration.class, LockstepListenerAutoConfiguration.class))
 		.withPropertyValues("spring.kafka.bootstrap-servers=127.0.0.1:1", "lockstep.workers.normalizer.source-topics=in",
