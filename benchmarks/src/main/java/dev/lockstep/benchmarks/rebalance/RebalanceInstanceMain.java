@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerSettings;
@@ -49,6 +50,9 @@ public final class RebalanceInstanceMain {
 			.destination(args[2])
 			.groupId(args[3])
 			.transactionalId(args[4])
+			// Each instance has its own base and is restarted in place: a stable identity, as a
+			// StatefulSet pod's, which static members need.
+			.instance(InstanceIdentity.configured("0", "the harness"))
 			.consumerProperties(consumer)
 			.producerProperties(producer)
 			.codecs(new Codecs(new ByteArrayDeserializer(), new ByteArrayDeserializer(), new ByteArraySerializer(),
