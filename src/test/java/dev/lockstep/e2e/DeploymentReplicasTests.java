@@ -51,6 +51,8 @@ class DeploymentReplicasTests {
 
 	private static final Duration GRACE_PERIOD = Duration.ofSeconds(30);
 
+	// A crashed pod's open transaction: its 10 s timeout, up to 10 s until the broker's next
+	// check for timed-out transactions (its default), then a rebalance.
 	private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
 
 	// How long a new pod's readiness must hold once first UP: the start-up flap came within a second.
