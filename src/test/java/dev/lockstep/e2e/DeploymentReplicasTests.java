@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 import dev.lockstep.e2e.CompatibilityMatrixTests.Cluster;
@@ -287,15 +288,15 @@ class DeploymentReplicasTests {
 			this.pods.add(Math.min(index, this.pods.size()), pod);
 			// Every answer of the readiness probe, from the start until it has been UP for a while.
 			List<Integer> answers = new ArrayList<>();
-			long[] firstReady = { 0 };
+			AtomicLong firstReady = new AtomicLong();
 			process.awaitUntil(name + " ready (its readiness probe answering 200) for " + READY_HOLDS.toSeconds() + " s",
 					Duration.ofMinutes(4), () -> {
 						int answer = actuator.statusCode("/actuator/health/readiness");
 						answers.add(answer);
-						if (answer == 200 && firstReady[0] == 0) {
-							firstReady[0] = System.nanoTime();
+						if (answer == 200) {
+							firstReady.compareAndSet(0, System.nanoTime());
 						}
-						return firstReady[0] != 0 && System.nanoTime() - firstReady[0] >= READY_HOLDS.toNanos();
+						return firstReady.get() != 0 && System.nanoTime() - firstReady.get() >= READY_HOLDS.toNanos();
 					});
 			assertThat(answers.subList(answers.indexOf(200), answers.size()))
 				.as("%s's readiness answers once it was first UP (a start-up flap)", name)

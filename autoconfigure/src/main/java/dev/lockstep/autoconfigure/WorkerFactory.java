@@ -93,7 +93,7 @@ class WorkerFactory {
 		this.properties.getWorkers().forEach((name, worker) -> {
 			Worker created = worker(name, worker);
 			// The configured bases differ (checked above); with the instance added they must too.
-			String base = this.instance.transactionalIdBase(created.settings().transactionalId());
+			String base = created.settings().instanceTransactionalId();
 			String other = bases.put(base, name);
 			if (other != null) {
 				throw new LockstepConfigurationException("lockstep.workers." + name + ".transactional-id", null,

@@ -196,7 +196,16 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 	 * @return the transactional id
 	 */
 	public String transactionalId(int slot) {
-		return this.instance.transactionalIdBase(this.transactionalId) + "-" + slot;
+		return instanceTransactionalId() + "-" + slot;
+	}
+
+	/**
+	 * The base of this instance's slots' transactional ids: the configured base with the
+	 * instance added ({@link InstanceIdentity#transactionalIdBase}).
+	 * @return {@code <base>-<instance>}, or the base where it already carries the instance
+	 */
+	public String instanceTransactionalId() {
+		return this.instance.transactionalIdBase(this.transactionalId);
 	}
 
 	/**
