@@ -6,8 +6,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.lockstep.e2e.CompatibilityMatrixTests.Cluster;
@@ -50,6 +53,12 @@ class DeploymentReplicasTests {
 
 	private static final int FEED_PER_SECOND = 300;
 
+	private static final int PARTITIONS = 6;
+
+	// One series of the lag gauge in a Prometheus scrape: its input partition.
+	private static final Pattern LAG_SERIES = Pattern
+		.compile("(?m)^lockstep_worker_lag\\{[^}]*partition=\"(\\d+)\"[^}]*topic=\"" + OrderPipeline.INPUT + "\"");
+
 	private static final Duration GRACE_PERIOD = Duration.ofSeconds(30);
 
 	// A crashed pod's open transaction: its 10 s timeout, up to 10 s until the broker's next
@@ -83,7 +92,7 @@ class DeploymentReplicasTests {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), RECORDS)
 				.groupProtocol(row.groupProtocol())
 				.identityFromEnvironment();
-			pipeline.createTopics(6, (short) 1);
+			pipeline.createTopics(PARTITIONS, (short) 1);
 			Deployment deployment = new Deployment(pipeline, workDir, kind);
 			Map<String, Pauses> pauses = new LinkedHashMap<>();
 			try (CommitProgress commits = new CommitProgress(broker.bootstrapServers());
@@ -95,6 +104,9 @@ class DeploymentReplicasTests {
 				deployment.add();
 				deployment.add();
 				pauses.put("scale out 1 to 3", Pauses.of(commits, from, System.nanoTime()));
+				// What an autoscaler and the dashboard sum: each partition's lag from its owner alone.
+				deployment.awaitUntil("every input partition's lag published by exactly one pod",
+						() -> deployment.lagPublishers().equals(onePublisherPerPartition(PARTITIONS)));
 				from = System.nanoTime();
 				for (Pod pod : List.copyOf(deployment.pods())) {
 					deployment.replace(pod);
@@ -133,6 +145,14 @@ class DeploymentReplicasTests {
 				deployment.close();
 			}
 		}
+	}
+
+	private static Map<Integer, Integer> onePublisherPerPartition(int partitions) {
+		Map<Integer, Integer> expected = new TreeMap<>();
+		for (int partition = 0; partition < partitions; partition++) {
+			expected.put(partition, 1);
+		}
+		return expected;
 	}
 
 	/** The longest pauses of one step, of the group's commits, one input and one output partition. */
@@ -242,6 +262,21 @@ class DeploymentReplicasTests {
 					this.pods.stream().map(Pod::process).toList());
 		}
 
+		/**
+		 * How many live pods publish a lag gauge for each input partition, read from their
+		 * {@code /actuator/prometheus} as Prometheus scrapes it.
+		 */
+		Map<Integer, Integer> lagPublishers() {
+			Map<Integer, Integer> publishers = new TreeMap<>();
+			for (Pod pod : this.pods) {
+				Matcher series = LAG_SERIES.matcher(pod.actuator().get("/actuator/prometheus"));
+				while (series.find()) {
+					publishers.merge(Integer.parseInt(series.group(1)), 1, Integer::sum);
+				}
+			}
+			return publishers;
+		}
+
 		void assertHealthy() {
 			assertThat(this.unclean).as("pods that did not stop gracefully within the grace period after SIGTERM")
 				.isEmpty();
@@ -278,7 +313,7 @@ class DeploymentReplicasTests {
 			Actuator actuator = Actuator.onFreePort();
 			Map<String, String> environment = new LinkedHashMap<>(KUBERNETES);
 			environment.put("HOSTNAME", name);
-			List<String> args = new ArrayList<>(actuator.args("health,lockstep"));
+			List<String> args = new ArrayList<>(actuator.args("health,lockstep,prometheus"));
 			// The worker's start-up line (instance, membership) and its "stopped" line.
 			args.add("--logging.level.dev.lockstep.worker.Worker=INFO");
 			SampleAppProcess process = this.pipeline.startWorker(this.workDir, environment,

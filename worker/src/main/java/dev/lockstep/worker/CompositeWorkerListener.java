@@ -1,5 +1,6 @@
 package dev.lockstep.worker;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
@@ -51,6 +52,11 @@ public class CompositeWorkerListener implements WorkerListener {
 	@Override
 	public void polled(String worker, int slot, int records, Map<TopicPartition, Long> lag) {
 		this.listeners.forEach((listener) -> listener.polled(worker, slot, records, lag));
+	}
+
+	@Override
+	public void partitionsRevoked(String worker, int slot, Collection<TopicPartition> partitions) {
+		this.listeners.forEach((listener) -> listener.partitionsRevoked(worker, slot, partitions));
 	}
 
 	@Override

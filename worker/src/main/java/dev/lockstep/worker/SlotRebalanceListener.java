@@ -37,12 +37,15 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	private final SlotConsumers consumers;
 
+	private final WorkerListener listener;
+
 	private SlotFailure failure;
 
 	private boolean paused;
 
 	SlotRebalanceListener(SlotId id, SlotRevocation revocation, SlotTransaction transaction, SlotRecovery recovery,
-			SlotProcessing processing, RewindPoints rewindPoints, SlotMonitor monitor, SlotConsumers consumers) {
+			SlotProcessing processing, RewindPoints rewindPoints, SlotMonitor monitor, SlotConsumers consumers,
+			WorkerListener listener) {
 		this.id = id;
 		this.revocation = revocation;
 		this.transaction = transaction;
@@ -51,6 +54,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		this.rewindPoints = rewindPoints;
 		this.monitor = monitor;
 		this.consumers = consumers;
+		this.listener = listener;
 	}
 
 	/**
@@ -135,6 +139,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		this.processing.discard(partitions);
 		this.rewindPoints.revoked(partitions);
 		this.monitor.committedOffsets(this.rewindPoints.points());
+		this.listener.partitionsRevoked(this.id.worker(), this.id.index(), partitions);
 	}
 
 }

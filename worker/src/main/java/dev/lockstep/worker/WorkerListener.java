@@ -1,6 +1,7 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.function.IntSupplier;
 
@@ -72,6 +73,17 @@ public interface WorkerListener {
 	 * @param lag the records behind the end of each assigned partition (read_committed)
 	 */
 	default void polled(String worker, int slot, int records, Map<TopicPartition, Long> lag) {
+	}
+
+	/**
+	 * The slot no longer owns these partitions (revoked in a rebalance, lost, or given up
+	 * as its consumer closes): what it reported of them, such as their lag, is another
+	 * slot's or instance's to report now.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param partitions the partitions
+	 */
+	default void partitionsRevoked(String worker, int slot, Collection<TopicPartition> partitions) {
 	}
 
 	/**

@@ -86,7 +86,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 		this.intake = new SlotIntake(id, failures, this.transaction, this.commit, this.invalidInput, this.recovery,
 				this.claims);
 		this.rebalance = new SlotRebalanceListener(id, this, this.transaction, this.recovery, this.processing,
-				rewindPoints, monitor, this.consumers);
+				rewindPoints, monitor, this.consumers, listener);
 		this.poller = new SlotPoller(id, deadline, this.rebalance, rewindPoints, monitor, listener,
 				this.consumers);
 		monitor.inFlight(this.processing::inFlight);

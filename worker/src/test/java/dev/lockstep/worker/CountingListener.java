@@ -1,14 +1,18 @@
 package dev.lockstep.worker;
 
+import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 
+import org.apache.kafka.common.TopicPartition;
+
 /**
  * Counts what a worker reports to its listener: what committed transactions carried, the
- * aborted ones, the recoveries by category, the records timed and what concurrent slots
- * hold in flight.
+ * aborted ones, the recoveries by category, the records timed, what concurrent slots
+ * hold in flight and the partitions whose lag it reports (polled and not revoked since).
  */
 final class CountingListener implements WorkerListener {
 
@@ -25,6 +29,18 @@ final class CountingListener implements WorkerListener {
 	private final Map<FailureCategory, AtomicLong> recoveries = new ConcurrentHashMap<>();
 
 	private final Map<Integer, IntSupplier> inFlight = new ConcurrentHashMap<>();
+
+	private final Set<TopicPartition> owned = ConcurrentHashMap.newKeySet();
+
+	@Override
+	public void polled(String worker, int slot, int records, Map<TopicPartition, Long> lag) {
+		this.owned.addAll(lag.keySet());
+	}
+
+	@Override
+	public void partitionsRevoked(String worker, int slot, Collection<TopicPartition> partitions) {
+		this.owned.removeAll(partitions);
+	}
 
 	@Override
 	public void committed(String worker, int slot, CommitOutcome outcome) {
@@ -60,6 +76,11 @@ final class CountingListener implements WorkerListener {
 	/** What a concurrent slot says it holds in flight now. */
 	int inFlight(int slot) {
 		return this.inFlight.get(slot).getAsInt();
+	}
+
+	/** The partitions whose lag the worker reports: polled, and not revoked since. */
+	Set<TopicPartition> ownedPartitions() {
+		return Set.copyOf(this.owned);
 	}
 
 	long recoveries(FailureCategory category) {

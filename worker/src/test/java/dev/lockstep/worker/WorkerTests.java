@@ -335,15 +335,25 @@ class WorkerTests {
 		kafka.createTopics(4, this.input, this.output);
 		AtomicInteger produced = new AtomicInteger();
 		TransactionSizing sizing = new TransactionSizing(500, Duration.ofMillis(100));
-		Worker first = start(settings("tx-" + this.group + "-a", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of()));
+		CountingListener firstListener = new CountingListener();
+		CountingListener secondListener = new CountingListener();
+		Worker first = start(settings("tx-" + this.group + "-a", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of()),
+				firstListener);
 		// Input keeps arriving while the group changes: a second instance joins (partitions
 		// revoked from the first, its open transaction committed first), then the first
 		// leaves (its partitions move to the second).
 		await().atMost(Duration.ofMinutes(2)).until(() -> feed(produced) && first.state().committedRecords() > 0);
-		Worker second = start(settings("tx-" + this.group + "-b", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of()));
-		await().atMost(Duration.ofMinutes(2)).until(() -> feed(produced) && second.state().committedRecords() > 0);
+		Worker second = start(settings("tx-" + this.group + "-b", 1, Bounds.NONE, Mode.BLOCK, sizing, Map.of()),
+				secondListener);
+		// Each partition's lag is reported by its owner alone: the first hears of its revocation.
+		await().atMost(Duration.ofMinutes(2))
+			.until(() -> feed(produced) && second.state().committedRecords() > 0
+					&& firstListener.ownedPartitions().size() + secondListener.ownedPartitions().size() == 4
+					&& !firstListener.ownedPartitions().isEmpty());
+		assertThat(firstListener.ownedPartitions()).doesNotContainAnyElementsOf(secondListener.ownedPartitions());
 		assertThat(kafka.groupType(this.group)).isEqualTo(groupType());
 		assertThat(first.stop()).isTrue();
+		assertThat(firstListener.ownedPartitions()).as("the stopped instance's partitions").isEmpty();
 		feed(produced);
 		await().atMost(Duration.ofMinutes(2)).until(() -> committedInputs() == produced.get());
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, produced.get());
@@ -462,7 +472,15 @@ class WorkerTests {
 	}
 
 	private Worker start(WorkerSettings settings, RecordProcessor<?, ?> processor) {
-		Worker worker = new Worker(settings, processor);
+		return start(new Worker(settings, processor));
+	}
+
+	private Worker start(WorkerSettings settings, WorkerListener listener) {
+		return start(new Worker(settings, RecordProcessor.of(WorkerTests::normalize), RecoveryPolicy.AS_CLASSIFIED,
+				listener));
+	}
+
+	private Worker start(Worker worker) {
 		this.workers.add(worker);
 		worker.start();
 		return worker;

@@ -1,5 +1,6 @@
 package dev.lockstep.autoconfigure.metrics;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,7 +36,9 @@ public class MicrometerWorkerListener implements WorkerListener {
 
 	private final Map<Object, KafkaClientMetrics> clientMetrics = new ConcurrentHashMap<>();
 
-	private final Map<String, AtomicLong> lag = new ConcurrentHashMap<>();
+	// Per worker and partition, the gauge of the slot that owns the partition: removed when
+	// the slot gives it up, so that summing the lag over replicas counts each partition once.
+	private final Map<String, PartitionLag> lag = new ConcurrentHashMap<>();
 
 	// Looked up once per record: kept rather than built each time.
 	private final Map<String, Timers> timers = new ConcurrentHashMap<>();
@@ -73,6 +76,7 @@ public class MicrometerWorkerListener implements WorkerListener {
 	@Override
 	public void consumerClosing(String worker, int slot, Consumer<?, ?> consumer) {
 		unbind(consumer);
+		this.lag.forEach((key, lag) -> removeLag(key, lag, worker, slot));
 	}
 
 	@Override
@@ -91,8 +95,20 @@ public class MicrometerWorkerListener implements WorkerListener {
 			batches(worker).increment();
 		}
 		partitionLag.forEach((partition, behind) -> this.lag
-			.computeIfAbsent(worker + "/" + partition, (key) -> registerLag(worker, partition))
+			.computeIfAbsent(worker + "/" + partition, (key) -> registerLag(worker, slot, partition))
+			.value()
 			.set(behind));
+	}
+
+	@Override
+	public void partitionsRevoked(String worker, int slot, Collection<TopicPartition> partitions) {
+		for (TopicPartition partition : partitions) {
+			String key = worker + "/" + partition;
+			PartitionLag lag = this.lag.get(key);
+			if (lag != null) {
+				removeLag(key, lag, worker, slot);
+			}
+		}
 	}
 
 	@Override
@@ -216,15 +232,22 @@ public class MicrometerWorkerListener implements WorkerListener {
 			.register(this.registry);
 	}
 
-	private AtomicLong registerLag(String worker, TopicPartition partition) {
+	private PartitionLag registerLag(String worker, int slot, TopicPartition partition) {
 		AtomicLong value = new AtomicLong();
-		Gauge.builder("lockstep.worker.lag", value, AtomicLong::get)
+		Gauge gauge = Gauge.builder("lockstep.worker.lag", value, AtomicLong::get)
 			.description("Records behind the end of the partition (read_committed: markers not counted)")
 			.tag("worker", worker)
 			.tag("topic", partition.topic())
 			.tag("partition", Integer.toString(partition.partition()))
 			.register(this.registry);
-		return value;
+		return new PartitionLag(worker, slot, gauge, value);
+	}
+
+	// Only the owning slot's: another slot of this instance may own the partition by now.
+	private void removeLag(String key, PartitionLag lag, String worker, int slot) {
+		if (lag.worker().equals(worker) && lag.slot() == slot && this.lag.remove(key, lag)) {
+			this.registry.remove(lag.gauge());
+		}
 	}
 
 	private void bind(Object client, KafkaClientMetrics metrics) {
@@ -240,6 +263,10 @@ public class MicrometerWorkerListener implements WorkerListener {
 	}
 
 	private record Timers(Timer waited, Timer processing) {
+
+	}
+
+	private record PartitionLag(String worker, int slot, Gauge gauge, AtomicLong value) {
 
 	}
 

@@ -1,12 +1,16 @@
 package dev.lockstep.autoconfigure.metrics;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerListener.CommitOutcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,6 +77,35 @@ class MicrometerWorkerListenerTests {
 			.isEqualTo(1);
 		assertThat(this.meters.get("lockstep.worker.processing.duration").timer().totalTime(TimeUnit.MILLISECONDS))
 			.isEqualTo(2);
+	}
+
+	@Test
+	void aPartitionsLagIsGaugedByTheSlotThatOwnsItUntilItIsRevokedOrTheSlotsConsumerCloses() {
+		TopicPartition first = new TopicPartition("in", 0);
+		TopicPartition second = new TopicPartition("in", 1);
+		this.listener.polled("orders", 0, 5, Map.of(first, 7L, second, 3L));
+		assertThat(lag(first)).isEqualTo(7);
+		assertThat(lag(second)).isEqualTo(3);
+		// Another slot giving up the partition does not remove this slot's gauge.
+		this.listener.partitionsRevoked("orders", 1, List.of(first));
+		assertThat(lag(first)).isEqualTo(7);
+		this.listener.partitionsRevoked("orders", 0, List.of(first));
+		assertThat(this.meters.find("lockstep.worker.lag").tag("partition", "0").gauge()).isNull();
+		// Its new owner gauges it again.
+		this.listener.polled("orders", 1, 0, Map.of(first, 2L));
+		assertThat(lag(first)).isEqualTo(2);
+		this.listener.consumerClosing("orders", 0, new MockConsumer<>("earliest"));
+		assertThat(this.meters.find("lockstep.worker.lag").gauges()).singleElement()
+			.satisfies((gauge) -> assertThat(gauge.getId().getTag("partition")).isEqualTo("0"));
+	}
+
+	private double lag(TopicPartition partition) {
+		return this.meters.get("lockstep.worker.lag")
+			.tag("worker", "orders")
+			.tag("topic", partition.topic())
+			.tag("partition", Integer.toString(partition.partition()))
+			.gauge()
+			.value();
 	}
 
 	private double count(String name, String tag, String value) {
