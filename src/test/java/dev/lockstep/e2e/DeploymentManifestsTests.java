@@ -297,8 +297,8 @@ class DeploymentManifestsTests {
 
 	/**
 	 * The input a dotted key binds to in {@code /actuator/configprops}: under the bean whose
-	 * prefix starts the key, each further segment as written (a map's key) or as the
-	 * property's camel-case name.
+	 * prefix starts the key, each further segment as written (a map's key, the rest of the
+	 * key when a map's keys hold dots) or as the property's camel-case name.
 	 */
 	private static Optional<JsonNode> boundInput(JsonNode beans, String key) {
 		for (JsonNode bean : beans) {
@@ -307,8 +307,15 @@ class DeploymentManifestsTests {
 				continue;
 			}
 			JsonNode node = bean.path("inputs");
-			for (String segment : key.substring(prefix.length() + 1).split("\\.")) {
-				node = node.has(segment) ? node.path(segment) : node.path(camelCase(segment));
+			String[] segments = key.substring(prefix.length() + 1).split("\\.");
+			for (int i = 0; i < segments.length; i++) {
+				// A map of Kafka settings keeps its keys' dots (consumer."session.timeout.ms").
+				String rest = String.join(".", List.of(segments).subList(i, segments.length));
+				if (node.has(rest)) {
+					node = node.path(rest);
+					break;
+				}
+				node = node.has(segments[i]) ? node.path(segments[i]) : node.path(camelCase(segments[i]));
 			}
 			if (!node.isMissingNode()) {
 				return Optional.of(node);

@@ -39,9 +39,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The rebalance harness: how long output stops when the group changes, under the classic
- * and the consumer (KIP-848) group protocol, with dynamic members, static members that
- * leave the group on a graceful stop (Lockstep's default) and static members that keep
- * their place ({@code leave-group-on-stop: false}).
+ * and the consumer (KIP-848) group protocol: instances with a generated identity, new on
+ * every start (a Deployment's pods: dynamic members), and instances with a stable identity,
+ * restarted in place (a StatefulSet's pods) as dynamic members, as static members that
+ * leave the group on a graceful stop (Lockstep's default for them) and as static members
+ * that keep their place ({@code leave-group-on-stop: false}).
  * <p>
  * One Kafka broker process with Kafka's default group timeouts (a 45 s session under both
  * protocols), input fed at a steady rate into 8 partitions; one-slot worker instances in
@@ -76,7 +78,7 @@ public final class RebalanceBenchmarkMain {
 	public static void main(String[] args) throws Exception {
 		List<String> protocols = List.of(System.getProperty("bench.protocols", "classic,consumer").split(","));
 		List<String> memberships = List
-			.of(System.getProperty("bench.memberships", "dynamic,static,static-remain").split(","));
+			.of(System.getProperty("bench.memberships", "generated,dynamic,static,static-remain").split(","));
 		Map<String, List<Map<String, Double>>> results = new LinkedHashMap<>();
 		try (KafkaBrokerProcess broker = BenchmarkBroker.start()) {
 			for (int round = 1; round <= ROUNDS; round++) {

@@ -28,7 +28,8 @@ public final class RebalanceInstanceMain {
 	/**
 	 * Run the instance until SIGTERM (a graceful stop) or SIGKILL.
 	 * @param args bootstrap servers, input, output, group, transactional id, group protocol
-	 * ({@code classic} or {@code consumer}), membership ({@code dynamic}, {@code static},
+	 * ({@code classic} or {@code consumer}), membership ({@code generated}: a generated
+	 * identity and the membership that follows, {@code dynamic}, {@code static},
 	 * {@code static-remain})
 	 */
 	public static void main(String[] args) throws InterruptedException {
@@ -38,7 +39,12 @@ public final class RebalanceInstanceMain {
 		consumer.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, args[5]);
 		Map<String, Object> producer = new HashMap<>(clients);
 		producer.put("max.block.ms", 4950);
+		// "generated": a new identity on every start, as a Deployment's pod; the membership
+		// follows from it (dynamic). The others: a stable identity, restarted in place, as
+		// a StatefulSet pod's, which static members need.
+		boolean generated = args[6].equals("generated");
 		Membership membership = switch (args[6]) {
+			case "generated" -> null;
 			case "dynamic" -> Membership.DYNAMIC;
 			case "static" -> Membership.STATIC;
 			case "static-remain" -> new Membership(true, false);
@@ -50,9 +56,7 @@ public final class RebalanceInstanceMain {
 			.destination(args[2])
 			.groupId(args[3])
 			.transactionalId(args[4])
-			// Each instance has its own base and is restarted in place: a stable identity, as a
-			// StatefulSet pod's, which static members need.
-			.instance(InstanceIdentity.configured("0", "the harness"))
+			.instance(generated ? InstanceIdentity.generated() : InstanceIdentity.configured("0", "the harness"))
 			.consumerProperties(consumer)
 			.producerProperties(producer)
 			.codecs(new Codecs(new ByteArrayDeserializer(), new ByteArrayDeserializer(), new ByteArraySerializer(),
