@@ -4,8 +4,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
+import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +25,9 @@ class WorkerServiceExitTests {
 	private static final int FAILED = 1;
 
 	private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+	// Kubernetes' default terminationGracePeriodSeconds: past it, the pod gets SIGKILL.
+	private static final Duration GRACE_PERIOD = Duration.ofSeconds(30);
 
 	@Test
 	void serviceWhoseWorkersFailedExitsWithTheFailedCode(@TempDir Path workDir) throws Exception {
@@ -48,6 +54,35 @@ class WorkerServiceExitTests {
 			assertThat(service.awaitExit(TIMEOUT)).as(service::logTail).isEqualTo(COMPLETED);
 			assertThat(pipeline.groupLag()).isZero();
 			pipeline.assertExactOutput("one-shot-service", 0, 0, started);
+		}
+	}
+
+	@ParameterizedTest(name = "SIGTERM {0} after the broker went")
+	@ValueSource(strings = { "at once", "15 s" })
+	void serviceStoppedWhileItsBrokerIsGoneExitsWithinKubernetesGracePeriod(String when, @TempDir Path workDir)
+			throws Exception {
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start()) {
+			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), 200_000);
+			pipeline.createTopics(2, (short) 1);
+			pipeline.seed();
+			SampleAppProcess service = pipeline.startWorker(workDir,
+					"--logging.level.dev.lockstep.worker.Worker=INFO");
+			// Mid-stream: transactions open when the broker goes.
+			service.awaitUntil("the first orders committed", TIMEOUT,
+					() -> pipeline.groupLag() < pipeline.records());
+			broker.kill();
+			if (!when.equals("at once")) {
+				// The slots retrying and recovering against a broker that does not answer.
+				service.awaitHolding("the service running with its broker gone", Duration.ofSeconds(15), TIMEOUT,
+						service::isAlive);
+			}
+			long stopping = System.nanoTime();
+			int exit = service.terminate(GRACE_PERIOD);
+			Duration took = Duration.ofNanos(System.nanoTime() - stopping);
+			System.out.println("E2E sigterm-broker-gone[" + when + "]: exit " + exit + " after " + took.toMillis() + " ms");
+			assertThat(exit).as("exit status after SIGTERM, -1 when killed after %s\n%s", GRACE_PERIOD,
+					service.logTail()).isNotEqualTo(-1);
+			assertThat(service.output()).contains("Worker normalizer stopped");
 		}
 	}
 
