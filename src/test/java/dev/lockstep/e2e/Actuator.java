@@ -9,7 +9,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,6 +27,9 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 final class Actuator {
 
 	private static final ObjectMapper JSON = new ObjectMapper();
+
+	// One label of a Prometheus series: name="value", the value's quotes escaped.
+	private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -118,6 +126,26 @@ final class Actuator {
 			}
 		}
 		throw new IllegalStateException("No COUNT in metric " + name + ": " + response.body());
+	}
+
+	/**
+	 * The series of one metric in a Prometheus scrape, each as its labels, read the way
+	 * Prometheus reads them; none while the worker does not answer.
+	 * @param path the scrape's path, such as {@code /actuator/prometheus}
+	 * @param metric the metric's name, such as {@code lockstep_worker_lag}
+	 */
+	List<Map<String, String>> series(String path, String metric) {
+		List<Map<String, String>> series = new ArrayList<>();
+		Matcher line = Pattern.compile("(?m)^" + Pattern.quote(metric) + "\\{([^}]*)\\}").matcher(get(path));
+		while (line.find()) {
+			Map<String, String> labels = new LinkedHashMap<>();
+			Matcher label = LABEL.matcher(line.group(1));
+			while (label.find()) {
+				labels.put(label.group(1), label.group(2));
+			}
+			series.add(labels);
+		}
+		return series;
 	}
 
 	/** POST a JSON body; the status code. */

@@ -9,8 +9,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.lockstep.e2e.CompatibilityMatrixTests.Cluster;
@@ -55,10 +53,6 @@ class DeploymentReplicasTests {
 
 	private static final int PARTITIONS = 6;
 
-	// One series of the lag gauge in a Prometheus scrape: its input partition.
-	private static final Pattern LAG_SERIES = Pattern
-		.compile("(?m)^lockstep_worker_lag\\{[^}]*partition=\"(\\d+)\"[^}]*topic=\"" + OrderPipeline.INPUT + "\"");
-
 	private static final Duration GRACE_PERIOD = Duration.ofSeconds(30);
 
 	// A crashed pod's open transaction: its 10 s timeout, up to 10 s until the broker's next
@@ -71,9 +65,6 @@ class DeploymentReplicasTests {
 	// A JVM ended by SIGTERM exits 128 + 15 once its shutdown hooks (the graceful stop) have run.
 	private static final int SIGTERM_EXIT = 143;
 
-	// What a Kubernetes pod's environment tells a process about its platform.
-	private static final Map<String, String> KUBERNETES = Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1",
-			"KUBERNETES_SERVICE_PORT", "443");
 
 	static Stream<Arguments> deployments() {
 		Stream<Arguments> quick = Stream.of(Arguments.of(Cluster.KAFKA_41_CLASSIC_TV2, Kind.DEPLOYMENT),
@@ -269,9 +260,10 @@ class DeploymentReplicasTests {
 		Map<Integer, Integer> lagPublishers() {
 			Map<Integer, Integer> publishers = new TreeMap<>();
 			for (Pod pod : this.pods) {
-				Matcher series = LAG_SERIES.matcher(pod.actuator().get("/actuator/prometheus"));
-				while (series.find()) {
-					publishers.merge(Integer.parseInt(series.group(1)), 1, Integer::sum);
+				for (Map<String, String> labels : pod.actuator().series("/actuator/prometheus", "lockstep_worker_lag")) {
+					if (OrderPipeline.INPUT.equals(labels.get("topic"))) {
+						publishers.merge(Integer.parseInt(labels.get("partition")), 1, Integer::sum);
+					}
 				}
 			}
 			return publishers;
@@ -311,7 +303,7 @@ class DeploymentReplicasTests {
 
 		private Pod start(int index, String name) {
 			Actuator actuator = Actuator.onFreePort();
-			Map<String, String> environment = new LinkedHashMap<>(KUBERNETES);
+			Map<String, String> environment = new LinkedHashMap<>(SampleAppProcess.KUBERNETES);
 			environment.put("HOSTNAME", name);
 			List<String> args = new ArrayList<>(actuator.args("health,lockstep,prometheus"));
 			// The worker's start-up line (instance, membership) and its "stopped" line.

@@ -14,8 +14,9 @@ import java.util.stream.Stream;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The Kubernetes objects of a directory of manifests ({@code *.yaml}, several documents per
- * file), read as plain maps, with the few look-ups the deployment checks need.
+ * The Kubernetes objects of a directory of manifests and its subdirectories ({@code *.yaml},
+ * several documents per file), read as plain maps, with the few look-ups the deployment
+ * checks need.
  */
 final class KubernetesManifests {
 
@@ -27,7 +28,7 @@ final class KubernetesManifests {
 
 	static KubernetesManifests read(Path directory) {
 		List<Map<String, Object>> objects = new ArrayList<>();
-		try (Stream<Path> files = Files.list(directory)) {
+		try (Stream<Path> files = Files.walk(directory)) {
 			for (Path file : files.filter((path) -> path.toString().endsWith(".yaml")).sorted().toList()) {
 				try (Reader reader = Files.newBufferedReader(file)) {
 					for (Object document : new Yaml().loadAll(reader)) {
@@ -51,8 +52,8 @@ final class KubernetesManifests {
 			.filter((object) -> name == null || name.equals(at(object, "metadata", "name")))
 			.toList();
 		if (found.size() != 1) {
-			throw new AssertionError("Expected one " + kind + ((name != null) ? " " + name : "") + " in the manifests, found "
-					+ found.size());
+			throw new AssertionError("Expected one " + kind + ((name != null) ? " " + name : "")
+					+ " in the manifests, found " + found.size());
 		}
 		return found.get(0);
 	}
@@ -94,10 +95,17 @@ final class KubernetesManifests {
 		return (Map<String, Object>) value;
 	}
 
+	/** A list of mappings under a key, empty when the key is absent. */
 	@SuppressWarnings("unchecked")
-	static List<Map<String, Object>> list(Object node, Object... path) {
-		Object value = at(node, path);
-		return (value instanceof List) ? (List<Map<String, Object>>) value : List.of();
+	static List<Map<String, Object>> list(Map<String, Object> node, String key) {
+		Object value = node.get(key);
+		if (value == null) {
+			return List.of();
+		}
+		if (!(value instanceof List)) {
+			throw new AssertionError("Not a list: " + key + " = " + value);
+		}
+		return (List<Map<String, Object>>) value;
 	}
 
 	/** A YAML document held in a manifest's value (a ConfigMap's file), as plain maps and lists. */

@@ -31,6 +31,10 @@ final class SampleAppProcess {
 	private static final List<String> PLATFORM_VARIABLES = List.of("LOCKSTEP_INSTANCE_ID", "HOSTNAME",
 			"KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT");
 
+	/** What a Kubernetes pod's environment tells a process about its platform. */
+	static final Map<String, String> KUBERNETES = Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1",
+			"KUBERNETES_SERVICE_PORT", "443");
+
 	/** Lines of a worker's log a failed wait shows. */
 	static final int LOG_TAIL_LINES = 80;
 

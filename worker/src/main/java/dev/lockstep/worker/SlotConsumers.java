@@ -1,10 +1,12 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
+import java.util.Set;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -104,11 +106,19 @@ final class SlotConsumers {
 
 	private void close(Consumer<byte[], byte[]> consumer, CloseOptions options) {
 		this.listener.consumerClosing(this.id.worker(), this.id.index(), consumer);
+		// Kafka's rebalance callback reports them too, unless the close's time runs out first.
+		Set<TopicPartition> assigned = Set.of();
 		try {
+			assigned = Set.copyOf(consumer.assignment());
 			consumer.close(options);
 		}
 		catch (RuntimeException ex) {
 			logger.warn(ex, () -> this.id + " consumer close");
+		}
+		finally {
+			if (!assigned.isEmpty()) {
+				this.listener.partitionsRevoked(this.id.worker(), this.id.index(), assigned);
+			}
 		}
 	}
 

@@ -139,7 +139,13 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		this.processing.discard(partitions);
 		this.rewindPoints.revoked(partitions);
 		this.monitor.committedOffsets(this.rewindPoints.points());
-		this.listener.partitionsRevoked(this.id.worker(), this.id.index(), partitions);
+		try {
+			this.listener.partitionsRevoked(this.id.worker(), this.id.index(), partitions);
+		}
+		catch (RuntimeException ex) {
+			// Thrown here, it would reach the slot's loop as the rebalance's failure.
+			logger.warn(ex, () -> this.id + " listener failed on revoked partitions");
+		}
 	}
 
 }

@@ -78,7 +78,8 @@ public interface WorkerListener {
 	/**
 	 * The slot no longer owns these partitions (revoked in a rebalance, lost, or given up
 	 * as its consumer closes): what it reported of them, such as their lag, is another
-	 * slot's or instance's to report now.
+	 * slot's or instance's to report now. May be called more than once for a partition (a
+	 * close reports what Kafka's rebalance callback may have reported already).
 	 * @param worker the worker's name
 	 * @param slot the slot index
 	 * @param partitions the partitions

@@ -38,7 +38,11 @@ public class MicrometerWorkerListener implements WorkerListener {
 
 	// Per worker and partition, the gauge of the slot that owns the partition: removed when
 	// the slot gives it up, so that summing the lag over replicas counts each partition once.
+	// Registered, re-owned and removed under lagLock (rare: at assignments and revocations),
+	// so that a removal never takes away a gauge another slot has just taken over.
 	private final Map<String, PartitionLag> lag = new ConcurrentHashMap<>();
+
+	private final Object lagLock = new Object();
 
 	// Looked up once per record: kept rather than built each time.
 	private final Map<String, Timers> timers = new ConcurrentHashMap<>();
@@ -76,7 +80,6 @@ public class MicrometerWorkerListener implements WorkerListener {
 	@Override
 	public void consumerClosing(String worker, int slot, Consumer<?, ?> consumer) {
 		unbind(consumer);
-		this.lag.forEach((key, lag) -> removeLag(key, lag, worker, slot));
 	}
 
 	@Override
@@ -94,19 +97,25 @@ public class MicrometerWorkerListener implements WorkerListener {
 		if (records > 0) {
 			batches(worker).increment();
 		}
-		partitionLag.forEach((partition, behind) -> this.lag
-			.computeIfAbsent(worker + "/" + partition, (key) -> registerLag(worker, slot, partition))
-			.value()
-			.set(behind));
+		partitionLag.forEach((partition, behind) -> {
+			PartitionLag owned = this.lag.get(worker + "/" + partition);
+			if (owned == null || owned.slot() != slot) {
+				owned = own(worker, slot, partition);
+			}
+			owned.value().set(behind);
+		});
 	}
 
 	@Override
 	public void partitionsRevoked(String worker, int slot, Collection<TopicPartition> partitions) {
-		for (TopicPartition partition : partitions) {
-			String key = worker + "/" + partition;
-			PartitionLag lag = this.lag.get(key);
-			if (lag != null) {
-				removeLag(key, lag, worker, slot);
+		synchronized (this.lagLock) {
+			for (TopicPartition partition : partitions) {
+				String key = worker + "/" + partition;
+				PartitionLag owned = this.lag.get(key);
+				if (owned != null && owned.slot() == slot) {
+					this.lag.remove(key);
+					this.registry.remove(owned.gauge());
+				}
 			}
 		}
 	}
@@ -232,6 +241,19 @@ public class MicrometerWorkerListener implements WorkerListener {
 			.register(this.registry);
 	}
 
+	// The partition's gauge for this slot: registered, or taken over from the slot that had
+	// the partition before (a lost partition can be assigned again before its loss is heard).
+	private PartitionLag own(String worker, int slot, TopicPartition partition) {
+		synchronized (this.lagLock) {
+			String key = worker + "/" + partition;
+			PartitionLag previous = this.lag.get(key);
+			PartitionLag owned = (previous != null) ? new PartitionLag(slot, previous.gauge(), previous.value())
+					: registerLag(worker, slot, partition);
+			this.lag.put(key, owned);
+			return owned;
+		}
+	}
+
 	private PartitionLag registerLag(String worker, int slot, TopicPartition partition) {
 		AtomicLong value = new AtomicLong();
 		Gauge gauge = Gauge.builder("lockstep.worker.lag", value, AtomicLong::get)
@@ -240,14 +262,7 @@ public class MicrometerWorkerListener implements WorkerListener {
 			.tag("topic", partition.topic())
 			.tag("partition", Integer.toString(partition.partition()))
 			.register(this.registry);
-		return new PartitionLag(worker, slot, gauge, value);
-	}
-
-	// Only the owning slot's: another slot of this instance may own the partition by now.
-	private void removeLag(String key, PartitionLag lag, String worker, int slot) {
-		if (lag.worker().equals(worker) && lag.slot() == slot && this.lag.remove(key, lag)) {
-			this.registry.remove(lag.gauge());
-		}
+		return new PartitionLag(slot, gauge, value);
 	}
 
 	private void bind(Object client, KafkaClientMetrics metrics) {
@@ -266,7 +281,7 @@ public class MicrometerWorkerListener implements WorkerListener {
 
 	}
 
-	private record PartitionLag(String worker, int slot, Gauge gauge, AtomicLong value) {
+	private record PartitionLag(int slot, Gauge gauge, AtomicLong value) {
 
 	}
 

@@ -9,7 +9,6 @@ import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerListener.CommitOutcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -80,7 +79,7 @@ class MicrometerWorkerListenerTests {
 	}
 
 	@Test
-	void aPartitionsLagIsGaugedByTheSlotThatOwnsItUntilItIsRevokedOrTheSlotsConsumerCloses() {
+	void aPartitionsLagIsGaugedByTheSlotThatOwnsItUntilTheSlotGivesItUp() {
 		TopicPartition first = new TopicPartition("in", 0);
 		TopicPartition second = new TopicPartition("in", 1);
 		this.listener.polled("orders", 0, 5, Map.of(first, 7L, second, 3L));
@@ -94,9 +93,19 @@ class MicrometerWorkerListenerTests {
 		// Its new owner gauges it again.
 		this.listener.polled("orders", 1, 0, Map.of(first, 2L));
 		assertThat(lag(first)).isEqualTo(2);
-		this.listener.consumerClosing("orders", 0, new MockConsumer<>("earliest"));
-		assertThat(this.meters.find("lockstep.worker.lag").gauges()).singleElement()
-			.satisfies((gauge) -> assertThat(gauge.getId().getTag("partition")).isEqualTo("0"));
+		assertThat(this.meters.find("lockstep.worker.lag").gauges()).hasSize(2);
+	}
+
+	@Test
+	void aPartitionTakenOverBeforeItsLossIsHeardKeepsItsGaugeWhenTheLossArrives() {
+		TopicPartition partition = new TopicPartition("in", 0);
+		this.listener.polled("orders", 0, 0, Map.of(partition, 4L));
+		// Slot 1 is assigned the partition slot 0 lost, and polls before slot 0 hears of it.
+		this.listener.polled("orders", 1, 0, Map.of(partition, 6L));
+		this.listener.partitionsRevoked("orders", 0, List.of(partition));
+		assertThat(lag(partition)).isEqualTo(6);
+		this.listener.polled("orders", 1, 0, Map.of(partition, 1L));
+		assertThat(lag(partition)).isEqualTo(1);
 	}
 
 	private double lag(TopicPartition partition) {
