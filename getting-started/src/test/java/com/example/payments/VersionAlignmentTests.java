@@ -1,12 +1,18 @@
 package com.example.payments;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringBootVersion;
 
@@ -14,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The versions this module and the BOM state on their own (they cannot inherit Lockstep's
- * parent) stay those Lockstep is built with, and the Spring Boot 4.1 row builds this same
- * service.
+ * parent) stay those Lockstep is built with, and the Spring Boot 4.1 and Kafka 4.4 rows build
+ * this same service.
  */
 class VersionAlignmentTests {
 
@@ -57,15 +63,29 @@ class VersionAlignmentTests {
 	}
 
 	@Test
-	void theSpringBoot41RowBuildsTheSameService() throws IOException {
+	void theTestsRunOnTheKafkaTheirModulesPomPins() throws IOException {
+		// Only the Kafka 4.4 row pins it; the others run the version their Spring Boot manages.
+		Matcher pinned = Pattern.compile("<kafka.version>([^<]+)</kafka.version>")
+			.matcher(Files.readString(Path.of("pom.xml")));
+		Assumptions.assumeTrue(pinned.find(), "kafka.version not pinned in this module");
+		Properties clients = new Properties();
+		try (InputStream resource = KafkaProducer.class.getResourceAsStream("/kafka/kafka-version.properties")) {
+			clients.load(resource);
+		}
+		assertThat(clients.getProperty("version")).isEqualTo(pinned.group(1));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "getting-started-boot-4.1", "getting-started-kafka-4.4" })
+	void theOtherRowsBuildTheSameService(String row) throws IOException {
 		String module = Files.readString(ROOT.resolve("getting-started/pom.xml"));
-		String boot41 = Files.readString(ROOT.resolve("getting-started-boot-4.1/pom.xml"));
+		String other = Files.readString(ROOT.resolve(row + "/pom.xml"));
 		// The BOM, the dependencies and the plugins, as the same text.
 		for (String regex : new String[] { "(?s)<dependencyManagement>(.*?)</dependencyManagement>",
 				"(?s)</dependencyManagement>(.*?)<build>", "(?s)<plugins>(.*?)</plugins>" }) {
-			assertThat(first(boot41, regex)).as(regex).isEqualTo(first(module, regex));
+			assertThat(first(other, regex)).as(regex).isEqualTo(first(module, regex));
 		}
-		assertThat(first(boot41, "<lockstep.version>([^<]+)</lockstep.version>"))
+		assertThat(first(other, "<lockstep.version>([^<]+)</lockstep.version>"))
 			.isEqualTo(first(module, "<lockstep.version>([^<]+)</lockstep.version>"));
 	}
 

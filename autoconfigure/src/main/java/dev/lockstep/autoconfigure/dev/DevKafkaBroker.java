@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 
 import dev.lockstep.kraft.KRaftNode;
 import dev.lockstep.kraft.KRaftNodeConfig;
-import org.apache.kafka.common.utils.Exit;
+import dev.lockstep.kraft.KafkaExitProcedure;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -69,9 +69,7 @@ public final class DevKafkaBroker implements AutoCloseable {
 						+ "lockstep.dev.embedded-broker.data-dir to another directory.");
 			}
 			// A fatal broker error must not end the application's JVM.
-			Exit.setExitProcedure((status, message) -> {
-				throw new IllegalStateException("Development broker failed (" + status + "): " + message);
-			});
+			KafkaExitProcedure.throwInstead("Development broker");
 			KRaftNode node = KRaftNode.start(KRaftNodeConfig.newCluster(1, directory, Map.of()).get(0));
 			logger.info(() -> "Development Kafka broker on " + node.config().bootstrapServer() + ", data in "
 					+ directory);

@@ -5,7 +5,7 @@ import java.util.Map;
 
 import dev.lockstep.kraft.KRaftNode;
 import dev.lockstep.kraft.KRaftNodeConfig;
-import org.apache.kafka.common.utils.Exit;
+import dev.lockstep.kraft.KafkaExitProcedure;
 
 /**
  * A single-node KRaft broker (combined broker and controller) running inside this JVM,
@@ -55,11 +55,9 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 			throw new IllegalArgumentException(spec.release() + " cannot run in this JVM, which holds Kafka "
 					+ KafkaRelease.current().version() + "'s classes; start a KafkaBrokerProcess of it instead");
 		}
-		// A broker that hits a fatal error calls Exit.exit: in a test JVM that must fail the
-		// test, not end the JVM.
-		Exit.setExitProcedure((status, message) -> {
-			throw new IllegalStateException("Kafka asked to exit the JVM with status " + status + ": " + message);
-		});
+		// A broker that hits a fatal error asks to end the JVM: in a test JVM that must fail
+		// the test, not end the JVM.
+		KafkaExitProcedure.throwInstead("Test broker");
 		Path baseDir = Directories.createTemp("lockstep-kafka-");
 		KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, spec.overrides(), spec.features()).get(0);
 		try {

@@ -2,6 +2,7 @@ package dev.lockstep.test.kafka;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -9,13 +10,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.lockstep.kraft.KRaftNode;
-import org.apache.kafka.common.utils.AppInfoParser;
+import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
  * A Kafka server release that a test broker runs: the release on this JVM's class path
@@ -35,6 +37,8 @@ public record KafkaRelease(String version, List<Path> jars) {
 	/** Prefix of the system property naming another release's class path file. */
 	public static final String CLASS_PATH_PROPERTY_PREFIX = "lockstep.test.kafka-release.";
 
+	private static final String VERSION_RESOURCE = "/kafka/kafka-version.properties";
+
 	private static final Pattern SERVER_JAR = Pattern.compile("kafka_2\\.1[23]-([0-9][^/\\\\]*)\\.jar");
 
 	public KafkaRelease {
@@ -46,7 +50,23 @@ public record KafkaRelease(String version, List<Path> jars) {
 	 * @return the current release
 	 */
 	public static KafkaRelease current() {
-		return new KafkaRelease(AppInfoParser.getVersion(), List.of());
+		return new KafkaRelease(clientsVersion(), List.of());
+	}
+
+	// The version kafka-clients' jar states in its resource: Kafka's AppInfoParser, which
+	// reads it, is no public API (Kafka 4.4 moved it).
+	private static String clientsVersion() {
+		try (InputStream resource = KafkaProducer.class.getResourceAsStream(VERSION_RESOURCE)) {
+			if (resource == null) {
+				throw new IllegalStateException("No " + VERSION_RESOURCE + " beside " + KafkaProducer.class);
+			}
+			Properties properties = new Properties();
+			properties.load(resource);
+			return properties.getProperty("version");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	/**
