@@ -1,14 +1,12 @@
 package com.example.payments;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.apache.kafka.clients.producer.KafkaProducer;
+import dev.lockstep.test.kafka.KafkaRelease;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,11 +66,7 @@ class VersionAlignmentTests {
 		Matcher pinned = Pattern.compile("<kafka.version>([^<]+)</kafka.version>")
 			.matcher(Files.readString(Path.of("pom.xml")));
 		Assumptions.assumeTrue(pinned.find(), "kafka.version not pinned in this module");
-		Properties clients = new Properties();
-		try (InputStream resource = KafkaProducer.class.getResourceAsStream("/kafka/kafka-version.properties")) {
-			clients.load(resource);
-		}
-		assertThat(clients.getProperty("version")).isEqualTo(pinned.group(1));
+		assertThat(KafkaRelease.current().version()).isEqualTo(pinned.group(1));
 	}
 
 	@ParameterizedTest
