@@ -2,6 +2,7 @@ package dev.lockstep.autoconfigure;
 
 import java.util.List;
 
+import dev.lockstep.worker.ClusterFeatures;
 import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.WorkerState;
 import dev.lockstep.worker.WorkerStatus;
@@ -34,7 +35,7 @@ class WorkerExitTests {
 	}
 
 	private static WorkerState state(WorkerStatus status) {
-		return new WorkerState("worker-" + status, InstanceIdentity.generated(), status, List.of());
+		return new WorkerState("worker-" + status, InstanceIdentity.generated(), ClusterFeatures.unread("test"), status, List.of());
 	}
 
 }

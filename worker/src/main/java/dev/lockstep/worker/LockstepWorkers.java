@@ -1,7 +1,9 @@
 package dev.lockstep.worker;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -62,13 +64,26 @@ public class LockstepWorkers implements SmartLifecycle {
 			.allMatch((worker) -> worker.isRunning() && worker.state().isReady());
 	}
 
+	/**
+	 * Start the workers that start with the context. When one refuses to start (its
+	 * cluster cannot serve its configuration), those already started stop again before
+	 * the failure propagates: a context that fails to start calls no {@link #stop()}.
+	 */
 	@Override
 	public void start() {
-		this.workers.forEach((name, worker) -> {
-			if (this.autoStartup.contains(name)) {
-				worker.start();
-			}
-		});
+		List<Worker> started = new ArrayList<>();
+		try {
+			this.workers.forEach((name, worker) -> {
+				if (this.autoStartup.contains(name)) {
+					worker.start();
+					started.add(worker);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			started.forEach(Worker::stop);
+			throw ex;
+		}
 		this.running = true;
 	}
 

@@ -28,6 +28,10 @@ public final class Worker {
 
 	private final List<Thread> threads = new ArrayList<>();
 
+	private final Function<WorkerSettings, ClusterFeatures> clusterProbe;
+
+	private volatile ClusterFeatures cluster = ClusterFeatures.unread("not asked yet: the worker has not started");
+
 	private boolean started;
 
 	/**
@@ -58,7 +62,8 @@ public final class Worker {
 	 */
 	public Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
 			WorkerListener listener) {
-		this(settings, processor, recoveryPolicy, listener, (slot) -> new KafkaSlotClients(settings, slot));
+		this(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), recoveryPolicy, listener,
+				(slot) -> new KafkaSlotClients(settings, slot), ClusterFeatureProbe::read);
 	}
 
 	/**
@@ -71,7 +76,7 @@ public final class Worker {
 	public Worker(WorkerSettings settings, AsyncRecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
 			WorkerListener listener) {
 		this(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), recoveryPolicy, listener,
-				(slot) -> new KafkaSlotClients(settings, slot));
+				(slot) -> new KafkaSlotClients(settings, slot), ClusterFeatureProbe::read);
 	}
 
 	Worker(WorkerSettings settings, RecordProcessor<?, ?> processor, RecoveryPolicy recoveryPolicy,
@@ -79,9 +84,18 @@ public final class Worker {
 		this(settings, (slotSettings) -> SlotWork.of(slotSettings, processor), recoveryPolicy, listener, clients);
 	}
 
+	// Clients other than Kafka's (tests' mocks): no cluster to ask for its features.
 	Worker(WorkerSettings settings, Function<WorkerSettings, SlotWork> work, RecoveryPolicy recoveryPolicy,
 			WorkerListener listener, Function<SlotId, SlotClients> clients) {
+		this(settings, work, recoveryPolicy, listener, clients,
+				(ignored) -> ClusterFeatures.unread("not asked: the worker's clients are not Kafka's"));
+	}
+
+	private Worker(WorkerSettings settings, Function<WorkerSettings, SlotWork> work, RecoveryPolicy recoveryPolicy,
+			WorkerListener listener, Function<SlotId, SlotClients> clients,
+			Function<WorkerSettings, ClusterFeatures> clusterProbe) {
 		this.settings = settings;
+		this.clusterProbe = clusterProbe;
 		long stopAfter = settings.bounds().stopAfterRecords();
 		RecordBudget budget = (stopAfter > 0) ? new RecordBudget(stopAfter) : null;
 		InputDeadline deadline = new InputDeadline(settings.bounds().idleTimeout());
@@ -98,12 +112,18 @@ public final class Worker {
 	}
 
 	/**
-	 * Start every slot on its own thread.
+	 * Read the cluster's features, refuse a configuration they cannot serve, then start
+	 * every slot on its own thread.
+	 * @throws MissingClusterFeatureException when the cluster lacks a feature the
+	 * configuration needs (no slot started)
 	 */
 	public synchronized void start() {
 		if (this.started) {
 			return;
 		}
+		ClusterFeatures features = this.clusterProbe.apply(this.settings);
+		this.cluster = features;
+		ClusterRequirements.check(this.settings.name(), this.settings.consumerProperties(), features);
 		this.started = true;
 		for (int slot = 0; slot < this.slots.size(); slot++) {
 			Thread thread = new Thread(this.slots.get(slot), "lockstep-" + this.settings.name() + "-" + slot);
@@ -113,7 +133,8 @@ public final class Worker {
 		logger.info(() -> "Worker " + this.settings.name() + " started " + this.slots.size() + " slot(s) on "
 				+ this.settings.sourceTopics() + " -> " + this.settings.destination() + ", instance "
 				+ this.settings.instance() + ", " + describeMembership(this.settings) + ", transactional ids "
-				+ IntStream.range(0, this.slots.size()).mapToObj(this.settings::transactionalId).toList());
+				+ IntStream.range(0, this.slots.size()).mapToObj(this.settings::transactionalId).toList()
+				+ "; cluster " + features);
 		if (this.settings.instance().carriedBy(this.settings.transactionalId())) {
 			logger.warn(() -> "Worker " + this.settings.name() + ": transactional-id '"
 					+ this.settings.transactionalId() + "' already ends in this pod's ordinal, so it is used as it is; "
@@ -232,8 +253,8 @@ public final class Worker {
 	 */
 	public WorkerState state() {
 		List<SlotState> slotStates = this.monitors.stream().map(SlotMonitor::snapshot).toList();
-		return new WorkerState(this.settings.name(), this.settings.instance(), WorkerState.summarize(slotStates),
-				slotStates);
+		return new WorkerState(this.settings.name(), this.settings.instance(), this.cluster,
+				WorkerState.summarize(slotStates), slotStates);
 	}
 
 	/**

@@ -7,11 +7,13 @@ import java.util.List;
  *
  * @param name the worker's name
  * @param instance the identity of the instance it runs in, part of each slot's transactional id
+ * @param cluster the features of its cluster, read when it started
  * @param status FENCED, FAILED, BLOCKED, STALLED or PAUSED when any slot is; STARTING while any slot
  * starts; STOPPED when all slots stopped; otherwise RUNNING
  * @param slots each slot's state
  */
-public record WorkerState(String name, InstanceIdentity instance, WorkerStatus status, List<SlotState> slots) {
+public record WorkerState(String name, InstanceIdentity instance, ClusterFeatures cluster, WorkerStatus status,
+		List<SlotState> slots) {
 
 	static WorkerStatus summarize(List<SlotState> slots) {
 		for (WorkerStatus urgent : List.of(WorkerStatus.FENCED, WorkerStatus.FAILED, WorkerStatus.BLOCKED,

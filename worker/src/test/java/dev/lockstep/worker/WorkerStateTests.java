@@ -21,7 +21,7 @@ class WorkerStateTests {
 	}
 
 	private static WorkerState state(SlotState... slots) {
-		return new WorkerState("w", InstanceIdentity.generated(), WorkerState.summarize(List.of(slots)),
+		return new WorkerState("w", InstanceIdentity.generated(), ClusterFeatures.unread("test"), WorkerState.summarize(List.of(slots)),
 				List.of(slots));
 	}
 

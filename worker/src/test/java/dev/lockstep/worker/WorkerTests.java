@@ -34,6 +34,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.server.common.MetadataVersion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,22 @@ class WorkerTests {
 	 */
 	GroupType groupType() {
 		return GroupType.CLASSIC;
+	}
+
+	@Test
+	void startedWorkerShowsTheFeaturesItsClusterFinalized() {
+		kafka.createTopics(1, this.input, this.output);
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMillis(100))));
+		ClusterFeatures cluster = worker.state().cluster();
+		assertThat(cluster.isRead()).as(cluster.toString()).isTrue();
+		// Read again by test-support's own client, and named by Kafka's own list.
+		assertThat(cluster.finalized())
+			.isEqualTo(dev.lockstep.test.kafka.ClusterFeatures.of(broker.bootstrapServers()).levels());
+		assertThat(cluster.metadataVersion()).isEqualTo(
+				MetadataVersion.fromFeatureLevel(cluster.level(ClusterFeatures.METADATA_VERSION)).version());
+		if (groupType() == GroupType.CONSUMER) {
+			assertThat(cluster.level(ClusterFeatures.GROUP_VERSION)).isGreaterThanOrEqualTo((short) 1);
+		}
 	}
 
 	/** The seed's normalization: validate, upper-case the status. */

@@ -1,0 +1,66 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * Reads the features of the cluster a worker's consumer connects to, with an admin
+ * client of the consumer's connection and security settings, waiting at most the
+ * consumer's {@code default.api.timeout.ms} (Kafka's bound for its own blocking calls).
+ */
+final class ClusterFeatureProbe {
+
+	private static final Set<String> ADMIN_KEYS = AdminClientConfig.configNames();
+
+	private static final Duration KAFKA_DEFAULT_API_TIMEOUT = Duration.ofMinutes(1);
+
+	private ClusterFeatureProbe() {
+	}
+
+	/**
+	 * Read the features of a worker's cluster.
+	 * @param settings the worker's settings
+	 * @return the features, or unread with the reason
+	 */
+	static ClusterFeatures read(WorkerSettings settings) {
+		Map<String, Object> config = adminConfig(settings.consumerProperties(), settings.name());
+		Duration timeout = timeout(settings.consumerProperties());
+		Admin admin;
+		try {
+			admin = Admin.create(config);
+		}
+		catch (RuntimeException ex) {
+			return ClusterFeatures.unread(ex.toString());
+		}
+		try {
+			return ClusterFeatures.read(admin, timeout);
+		}
+		finally {
+			// The answer is in hand (or will not come): nothing left to wait for.
+			admin.close(Duration.ZERO);
+		}
+	}
+
+	static Map<String, Object> adminConfig(Map<String, Object> consumerProperties, String worker) {
+		Map<String, Object> config = new HashMap<>();
+		consumerProperties.forEach((key, value) -> {
+			if (ADMIN_KEYS.contains(key)) {
+				config.put(key, value);
+			}
+		});
+		config.put(CommonClientConfigs.CLIENT_ID_CONFIG, "lockstep-" + worker + "-features");
+		return config;
+	}
+
+	static Duration timeout(Map<String, Object> consumerProperties) {
+		Object value = consumerProperties.get(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG);
+		return (value != null) ? Duration.ofMillis(Long.parseLong(value.toString().trim())) : KAFKA_DEFAULT_API_TIMEOUT;
+	}
+
+}
