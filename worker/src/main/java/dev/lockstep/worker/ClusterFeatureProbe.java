@@ -11,14 +11,18 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * Reads the features of the cluster a worker's consumer connects to, with an admin
- * client of the consumer's connection and security settings, waiting at most the
- * consumer's {@code default.api.timeout.ms} (Kafka's bound for its own blocking calls).
+ * client of the consumer's connection and security settings. It waits at most
+ * {@link #START_WAIT} (less when the consumer's {@code default.api.timeout.ms} is lower):
+ * the read holds up the application's start, during which its liveness is not yet
+ * reported correct. A cluster that does not answer in time refuses nothing; the worker's
+ * own clients then report what the cluster says.
  */
 final class ClusterFeatureProbe {
 
 	private static final Set<String> ADMIN_KEYS = AdminClientConfig.configNames();
 
-	private static final Duration KAFKA_DEFAULT_API_TIMEOUT = Duration.ofMinutes(1);
+	/** The longest a worker's start waits for its cluster's features. */
+	static final Duration START_WAIT = Duration.ofSeconds(10);
 
 	private ClusterFeatureProbe() {
 	}
@@ -60,7 +64,11 @@ final class ClusterFeatureProbe {
 
 	static Duration timeout(Map<String, Object> consumerProperties) {
 		Object value = consumerProperties.get(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG);
-		return (value != null) ? Duration.ofMillis(Long.parseLong(value.toString().trim())) : KAFKA_DEFAULT_API_TIMEOUT;
+		if (value == null) {
+			return START_WAIT;
+		}
+		Duration configured = Duration.ofMillis(Long.parseLong(value.toString().trim()));
+		return (configured.compareTo(START_WAIT) < 0) ? configured : START_WAIT;
 	}
 
 }

@@ -13,6 +13,8 @@ public class MissingClusterFeatureException extends IllegalStateException {
 
 	private final String property;
 
+	private final String reason;
+
 	private final String action;
 
 	/**
@@ -26,6 +28,7 @@ public class MissingClusterFeatureException extends IllegalStateException {
 		super(reason + " " + action);
 		this.feature = feature;
 		this.property = property;
+		this.reason = reason;
 		this.action = action;
 	}
 
@@ -43,6 +46,14 @@ public class MissingClusterFeatureException extends IllegalStateException {
 	 */
 	public String getProperty() {
 		return this.property;
+	}
+
+	/**
+	 * Return what the configuration asks and what the cluster offers.
+	 * @return the reason
+	 */
+	public String getReason() {
+		return this.reason;
 	}
 
 	/**

@@ -6,23 +6,27 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.lockstep.worker.ClusterFeatures;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.internals.Topic;
 
 import org.springframework.boot.health.contributor.Health;
 
 /**
  * Kafka health: the cluster answers {@code describeCluster} within a bounded time (node
- * count and cluster id as details), and the transaction state log has a leader for
- * every partition, since transactional workers cannot commit without one. Checked in the
- * background: a health request answers within a bounded time with the broker down.
+ * count, cluster id and its finalized features as details), and the transaction state
+ * log has a leader for every partition, since transactional workers cannot commit
+ * without one. Checked in the background: a health request answers within a bounded time
+ * with the broker down.
  */
 public class KafkaClusterHealthIndicator extends BackgroundHealthIndicator {
+
+	// Kafka's name for it; the constant Kafka keeps is not public API.
+	private static final String TRANSACTION_STATE_LOG = "__transaction_state";
 
 	private final Map<String, Object> adminConfig;
 
@@ -58,13 +62,14 @@ public class KafkaClusterHealthIndicator extends BackgroundHealthIndicator {
 		DescribeClusterResult cluster = client.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMs));
 		int nodes = cluster.nodes().get(timeoutMs, TimeUnit.MILLISECONDS).size();
 		builder.withDetail("clusterId", cluster.clusterId().get(timeoutMs, TimeUnit.MILLISECONDS))
-			.withDetail("nodes", nodes);
+			.withDetail("nodes", nodes)
+			.withDetail("features", ClusterFeatures.read(client, this.timeout));
 		try {
 			TopicDescription log = client
-				.describeTopics(List.of(Topic.TRANSACTION_STATE_TOPIC_NAME), new DescribeTopicsOptions().timeoutMs(timeoutMs))
+				.describeTopics(List.of(TRANSACTION_STATE_LOG), new DescribeTopicsOptions().timeoutMs(timeoutMs))
 				.allTopicNames()
 				.get(timeoutMs, TimeUnit.MILLISECONDS)
-				.get(Topic.TRANSACTION_STATE_TOPIC_NAME);
+				.get(TRANSACTION_STATE_LOG);
 			long leaderless = log.partitions().stream().filter((partition) -> partition.leader() == null).count();
 			builder.withDetail("transactionStateLog", (leaderless == 0) ? "usable"
 					: leaderless + " of " + log.partitions().size() + " partitions without a leader");

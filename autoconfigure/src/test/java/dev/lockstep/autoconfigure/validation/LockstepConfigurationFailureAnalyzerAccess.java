@@ -5,7 +5,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Gives tests in other packages the package-private failure analyzer, and the refusal
+ * Gives tests in other packages the package-private failure analyzers, and the refusal
  * behind a start-up failure.
  */
 public class LockstepConfigurationFailureAnalyzerAccess {
@@ -28,6 +28,15 @@ public class LockstepConfigurationFailureAnalyzerAccess {
 
 	public FailureAnalysis analyze(Throwable failure) {
 		return new LockstepConfigurationFailureAnalyzer().analyze(failure);
+	}
+
+	/**
+	 * Analyze a start-up failure caused by a configuration the cluster cannot serve.
+	 * @param failure the context's start-up failure
+	 * @return the analysis
+	 */
+	public static FailureAnalysis analyzeMissingClusterFeature(Throwable failure) {
+		return new MissingClusterFeatureFailureAnalyzer().analyze(failure);
 	}
 
 }
