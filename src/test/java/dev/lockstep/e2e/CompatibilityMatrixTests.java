@@ -1,10 +1,12 @@
 package dev.lockstep.e2e;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.lockstep.test.kafka.ClusterFeatures;
 import dev.lockstep.test.kafka.KafkaBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
@@ -59,12 +61,14 @@ class CompatibilityMatrixTests {
 	/**
 	 * The rows other than scenarios 1, 2 and 4's, for the quick pass: in ./mvnw verify. The
 	 * consumer protocol on transactions v1 runs under -Pmatrix only (its two halves run in
-	 * CI on rows of their own).
+	 * CI on rows of their own), and so does Kafka 4.4 with classic groups (the newest line
+	 * runs in CI under the protocol it adds most to).
 	 */
 	static Stream<Cluster> quickRun() {
 		return selected(Stream.of(Cluster.values())
 			.filter((cluster) -> cluster != Cluster.KAFKA_41_CLASSIC_TV2)
-			.filter((cluster) -> cluster != Cluster.KAFKA_41_CONSUMER_TV1));
+			.filter((cluster) -> cluster != Cluster.KAFKA_41_CONSUMER_TV1)
+			.filter((cluster) -> cluster != Cluster.KAFKA_44_CLASSIC));
 	}
 
 	/**
@@ -93,7 +97,13 @@ class CompatibilityMatrixTests {
 		KAFKA_41_CONSUMER_TV1("4.1", 1, GroupType.CONSUMER),
 
 		/** Kafka 4.1 as it comes, the workers on the consumer group protocol (KIP-848). */
-		KAFKA_41_CONSUMER_TV2("4.1", -1, GroupType.CONSUMER);
+		KAFKA_41_CONSUMER_TV2("4.1", -1, GroupType.CONSUMER),
+
+		/** Kafka 4.4, the newest line, as it comes: transactions v2, classic groups. */
+		KAFKA_44_CLASSIC("4.4", -1, GroupType.CLASSIC),
+
+		/** Kafka 4.4 as it comes, the workers on the consumer group protocol (KIP-848). */
+		KAFKA_44_CONSUMER("4.4", -1, GroupType.CONSUMER);
 
 		private final String release;
 
@@ -137,12 +147,38 @@ class CompatibilityMatrixTests {
 			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
 			GroupType type = pipeline.groupType();
 			assertThat(type).as("the group type the broker reports").isEqualTo(this.groupProtocol);
-			assertThat(features.metadataVersion()).as("metadata version").startsWith(this.release + "-");
 			if (this.transactionVersion >= 0) {
 				assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isEqualTo((short) this.transactionVersion);
 			}
 			return KafkaRelease.named(this.release).version() + " " + type.toString().toLowerCase() + " "
 					+ ClusterFeatures.TRANSACTION_VERSION + "=" + features.level(ClusterFeatures.TRANSACTION_VERSION);
+		}
+
+		/**
+		 * The cluster's features as the sample worker shows them on
+		 * {@code /actuator/lockstep} (a worker started for it once the scenario is done):
+		 * the levels the broker reports, the metadata version named as the row's line.
+		 * @return {@code metadata.version=4.4-IV2}
+		 */
+		String featuresShown(KafkaBrokerProcess broker, OrderPipeline pipeline, Path workDir) throws Exception {
+			Actuator actuator = Actuator.onFreePort();
+			SampleAppProcess worker = pipeline.startWorker(workDir, actuator.args("lockstep").toArray(String[]::new));
+			JsonNode cluster;
+			try {
+				worker.awaitUntil("the cluster's features on /actuator/lockstep", Duration.ofMinutes(2),
+						() -> actuator.json("/actuator/lockstep/normalizer").path("cluster").has("metadataVersion"));
+				cluster = actuator.json("/actuator/lockstep/normalizer").path("cluster");
+			}
+			finally {
+				worker.stop(Duration.ofSeconds(60));
+			}
+			ClusterFeatures reported = ClusterFeatures.of(broker.bootstrapServers());
+			reported.levels().forEach((feature, level) -> assertThat(cluster.path("finalized").path(feature).asInt(-1))
+				.as("%s on /actuator/lockstep: %s", feature, cluster)
+				.isEqualTo(level.intValue()));
+			String metadataVersion = cluster.path("metadataVersion").asText();
+			assertThat(metadataVersion).as("metadata version on /actuator/lockstep").startsWith(this.release + "-");
+			return ClusterFeatures.METADATA_VERSION + "=" + metadataVersion;
 		}
 
 	}
@@ -153,7 +189,7 @@ class CompatibilityMatrixTests {
 	void faultsOneAfterAnother(Cluster cluster, @TempDir Path workDir) throws Exception {
 		// Kills: the worker's and the broker's; restarts: every worker started (the storm's,
 		// the one the broker restarts under, the second instance) and the broker.
-		run(cluster, "faults", QUICK_RECORDS, QUICK_KILLS + 1, QUICK_KILLS + 4, (pipeline,
+		run(cluster, "faults", QUICK_RECORDS, QUICK_KILLS + 1, QUICK_KILLS + 4, workDir, (pipeline,
 				broker) -> FaultScenarios.oneAfterAnother(pipeline, broker, workDir, QUICK_RECORDS, QUICK_KILLS));
 	}
 
@@ -161,7 +197,7 @@ class CompatibilityMatrixTests {
 	@MethodSource("fullRun")
 	@EnabledIfSystemProperty(named = FULL, matches = "true", disabledReason = "under -Pmatrix only")
 	void killStorm(Cluster cluster, @TempDir Path workDir) throws Exception {
-		run(cluster, "kill-storm", KILL_STORM_RECORDS, KILLS, KILLS + 1, (pipeline, broker) -> {
+		run(cluster, "kill-storm", KILL_STORM_RECORDS, KILLS, KILLS + 1, workDir, (pipeline, broker) -> {
 			pipeline.seed();
 			FaultScenarios.killStorm(pipeline, workDir, KILLS);
 		});
@@ -171,7 +207,7 @@ class CompatibilityMatrixTests {
 	@MethodSource("fullRun")
 	@EnabledIfSystemProperty(named = FULL, matches = "true", disabledReason = "under -Pmatrix only")
 	void brokerRestart(Cluster cluster, @TempDir Path workDir) throws Exception {
-		run(cluster, "broker-restart", BROKER_RESTART_RECORDS, 2, 2, (pipeline, broker) -> {
+		run(cluster, "broker-restart", BROKER_RESTART_RECORDS, 2, 2, workDir, (pipeline, broker) -> {
 			pipeline.seed();
 			FaultScenarios.brokerRestarts(pipeline, broker, workDir, 2, BROKER_RESTART_RECORDS / 10);
 		});
@@ -181,19 +217,20 @@ class CompatibilityMatrixTests {
 	@MethodSource("fullRun")
 	@EnabledIfSystemProperty(named = FULL, matches = "true", disabledReason = "under -Pmatrix only")
 	void zombie(Cluster cluster, @TempDir Path workDir) throws Exception {
-		run(cluster, "zombie", ZOMBIE_RECORDS, 0, 1,
+		run(cluster, "zombie", ZOMBIE_RECORDS, 0, 1, workDir,
 				(pipeline, broker) -> FaultScenarios.zombie(pipeline, workDir, ZOMBIE_RECORDS));
 	}
 
 	/** Runs a scenario on a broker of the row and checks the output is exact. */
-	private static void run(Cluster cluster, String scenario, int records, int kills, int restarts, Scenario body)
-			throws Exception {
+	private static void run(Cluster cluster, String scenario, int records, int kills, int restarts, Path workDir,
+			Scenario body) throws Exception {
 		long started = System.nanoTime();
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(cluster.broker())) {
 			OrderPipeline pipeline = cluster.pipeline(broker, records, (short) 1);
 			body.run(pipeline, broker);
-			pipeline.assertExactOutput(scenario + "[" + cluster.describe(broker, pipeline) + "]", kills, restarts,
-					started);
+			String features = cluster.featuresShown(broker, pipeline, workDir);
+			pipeline.assertExactOutput(scenario + "[" + cluster.describe(broker, pipeline) + " " + features + "]", kills,
+					restarts, started);
 		}
 	}
 

@@ -9,12 +9,13 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.FeatureMetadata;
-import org.apache.kafka.server.common.MetadataVersion;
 
 /**
  * The feature levels a running cluster has finalized, as its controller reports them:
- * what a test proves it ran against ({@code metadata.version} says the release line,
- * {@code transaction.version} and {@code group.version} the protocols on offer).
+ * what a test proves it ran against ({@code metadata.version}'s level says the release
+ * line, {@code transaction.version} and {@code group.version} the protocols on offer).
+ * Kafka's names for metadata version levels are not public API on the client side; the
+ * worker runtime's {@code ClusterFeatures} names them.
  *
  * @param levels each finalized feature's level
  */
@@ -26,7 +27,7 @@ public record ClusterFeatures(Map<String, Short> levels) {
 	/** The group protocol: 1 or more offers KIP-848's consumer group protocol. */
 	public static final String GROUP_VERSION = "group.version";
 
-	/** The metadata version, which names the release line. */
+	/** The metadata version, whose level names the release line. */
 	public static final String METADATA_VERSION = "metadata.version";
 
 	public ClusterFeatures {
@@ -66,21 +67,13 @@ public record ClusterFeatures(Map<String, Short> levels) {
 	}
 
 	/**
-	 * Return the release line the metadata version names, such as {@code 3.9-IV0}.
-	 * @return the metadata version
-	 */
-	public String metadataVersion() {
-		return MetadataVersion.fromFeatureLevel(level(METADATA_VERSION)).version();
-	}
-
-	/**
 	 * Return what a report line needs:
-	 * {@code metadata.version=4.1-IV1 transaction.version=2 group.version=1}.
+	 * {@code metadata.version=27 transaction.version=2 group.version=1}.
 	 * @return the description
 	 */
 	@Override
 	public String toString() {
-		return METADATA_VERSION + "=" + metadataVersion() + " " + TRANSACTION_VERSION + "=" + level(TRANSACTION_VERSION)
+		return METADATA_VERSION + "=" + level(METADATA_VERSION) + " " + TRANSACTION_VERSION + "=" + level(TRANSACTION_VERSION)
 				+ " " + GROUP_VERSION + "=" + level(GROUP_VERSION);
 	}
 

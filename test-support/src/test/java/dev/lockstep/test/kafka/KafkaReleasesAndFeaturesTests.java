@@ -5,8 +5,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The brokers of the compatibility matrix: Kafka 3.9 as a process (its jars cannot share
- * this JVM's class path), and Kafka 4.1 with transactions v1 pinned, in this JVM and as
+ * The brokers of the compatibility matrix: Kafka 3.9 and 4.4 as processes (their jars
+ * cannot share this JVM's class path: Lockstep's node launcher runs on each line), and Kafka 4.1 with transactions v1 pinned, in this JVM and as
  * a process. Each is what it says it is (its finalized features) and runs transactions;
  * the e2e matrix restarts each under a worker.
  */
@@ -18,8 +18,23 @@ class KafkaReleasesAndFeaturesTests {
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
 			assertThat(broker.description()).contains("Kafka 3.9.");
 			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
-			assertThat(features.metadataVersion()).startsWith("3.9-");
+			// Kafka 3.9's metadata version, 3.9-IV0.
+			assertThat(features.level(ClusterFeatures.METADATA_VERSION)).isEqualTo((short) 21);
 			assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isLessThan((short) 2);
+			new TransactionalRoundTrip(broker).assertCommittedVisibleAndAbortedInvisible();
+		}
+	}
+
+	@Test
+	void kafka44BrokerProcessRunsTransactionsAndOffersEveryGroupProtocol() {
+		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named("4.4"));
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
+			assertThat(broker.description()).contains("Kafka 4.4.");
+			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
+			// Kafka 4.4's metadata versions are 4.4-IV0 to 4.4-IV2 (31 to 33).
+			assertThat(features.level(ClusterFeatures.METADATA_VERSION)).isBetween((short) 31, (short) 33);
+			assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isEqualTo((short) 2);
+			assertThat(features.level(ClusterFeatures.GROUP_VERSION)).isGreaterThanOrEqualTo((short) 1);
 			new TransactionalRoundTrip(broker).assertCommittedVisibleAndAbortedInvisible();
 		}
 	}
