@@ -5,9 +5,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * Reads the features of the cluster a worker's consumer connects to, with an admin
@@ -58,12 +58,12 @@ final class ClusterFeatureProbe {
 				config.put(key, value);
 			}
 		});
-		config.put(CommonClientConfigs.CLIENT_ID_CONFIG, "lockstep-" + worker + "-features");
+		config.put(AdminClientConfig.CLIENT_ID_CONFIG, "lockstep-" + worker + "-features");
 		return config;
 	}
 
 	static Duration timeout(Map<String, Object> consumerProperties) {
-		Object value = consumerProperties.get(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG);
+		Object value = consumerProperties.get(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
 		if (value == null) {
 			return START_WAIT;
 		}

@@ -19,7 +19,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.clients.consumer.internals.AutoOffsetResetStrategy;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -195,7 +194,7 @@ final class MockSlot implements AutoCloseable {
 		volatile boolean failPositionOnce;
 
 		LogConsumer() {
-			super(AutoOffsetResetStrategy.EARLIEST.name());
+			super("earliest");
 		}
 
 		@Override

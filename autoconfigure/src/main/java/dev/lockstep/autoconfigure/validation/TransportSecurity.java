@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lockstep.registry.internal.Redaction;
-import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -69,11 +69,11 @@ public final class TransportSecurity {
 	 * @param clientConfig the client's effective properties (bootstrap.servers, security.protocol)
 	 */
 	public void checkClient(String client, String ownPrefix, String springClient, Map<String, Object> clientConfig) {
-		Object servers = clientConfig.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+		Object servers = clientConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
 		List<String> bootstrapServers = (servers instanceof Collection<?> list)
 				? list.stream().map(String::valueOf).toList()
 				: (servers != null) ? List.of(servers.toString().split(",")) : List.of();
-		Object configured = clientConfig.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG);
+		Object configured = clientConfig.get(AdminClientConfig.SECURITY_PROTOCOL_CONFIG);
 		String protocol = (configured != null) ? configured.toString().trim().toUpperCase(Locale.ROOT) : "PLAINTEXT";
 		if (protocol.equals("SSL") || protocol.equals("SASL_SSL")) {
 			return;

@@ -4,9 +4,9 @@ import java.util.Map;
 
 import dev.lockstep.registry.avro.AvroTypes;
 import dev.lockstep.registry.avro.RawAvroCodec;
+import dev.lockstep.registry.internal.ClassLoaders;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * The configuration shared by the raw Avro serializer and deserializer.
@@ -30,7 +30,7 @@ final class RawAvroSerdeSupport {
 		Class<T> type = given;
 		if (type == null) {
 			try {
-				type = (Class<T>) AvroTypes.trustedRecordClass(configured, Utils.getContextOrKafkaClassLoader());
+				type = (Class<T>) AvroTypes.trustedRecordClass(configured, ClassLoaders.contextOrLockstep());
 			}
 			catch (IllegalArgumentException ex) {
 				throw new ConfigException(key, configured, ex.getMessage());

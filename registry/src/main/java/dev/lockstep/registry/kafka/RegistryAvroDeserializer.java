@@ -5,9 +5,9 @@ import java.util.Map;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.avro.AvroDeserializer;
 import dev.lockstep.registry.avro.AvroTypes;
+import dev.lockstep.registry.internal.ClassLoaders;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * A Kafka {@link Deserializer} of Confluent wire-format Avro, configured with Confluent's
@@ -52,7 +52,7 @@ public class RegistryAvroDeserializer<T> implements Deserializer<T> {
 		if (this.client == null) {
 			this.client = config.createClient();
 		}
-		ClassLoader classLoader = Utils.getContextOrKafkaClassLoader();
+		ClassLoader classLoader = ClassLoaders.contextOrLockstep();
 		String type = config.recordType();
 		boolean specific = config.specificReader();
 		if (type != null) {

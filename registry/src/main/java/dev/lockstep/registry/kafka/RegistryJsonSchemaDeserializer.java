@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.internal.ClassLoaders;
 import dev.lockstep.registry.json.JsonSchemaDeserializer;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * A Kafka {@link Deserializer} of Confluent wire-format JSON, configured with Confluent's
@@ -64,7 +64,7 @@ public class RegistryJsonSchemaDeserializer<T> implements Deserializer<T> {
 		String name = config.jsonType();
 		if (name != null) {
 			try {
-				type = (Class<T>) Class.forName(name, false, Utils.getContextOrKafkaClassLoader());
+				type = (Class<T>) Class.forName(name, false, ClassLoaders.contextOrLockstep());
 			}
 			catch (ClassNotFoundException | LinkageError ex) {
 				throw new ConfigException(isKey ? RegistrySerdeConfig.JSON_KEY_TYPE : RegistrySerdeConfig.JSON_VALUE_TYPE,

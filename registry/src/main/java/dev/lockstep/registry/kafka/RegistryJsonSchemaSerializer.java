@@ -10,12 +10,12 @@ import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.internal.ClassLoaders;
 import dev.lockstep.registry.json.JsonSchema;
 import dev.lockstep.registry.json.JsonSchemaSerializer;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * A Kafka {@link Serializer} of JSON values (a Jackson-mapped class or a {@link JsonNode})
@@ -102,7 +102,7 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 		JsonSchema schema = null;
 		if (location != null) {
 			try {
-				schema = JsonSchema.load(location, Utils.getContextOrKafkaClassLoader());
+				schema = JsonSchema.load(location, ClassLoaders.contextOrLockstep());
 			}
 			catch (IllegalArgumentException ex) {
 				throw new ConfigException(key, location, ex.getMessage());

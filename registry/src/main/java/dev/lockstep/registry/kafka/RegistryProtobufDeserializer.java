@@ -6,10 +6,10 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Internal;
 import com.google.protobuf.Message;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.internal.ClassLoaders;
 import dev.lockstep.registry.protobuf.ProtobufDeserializer;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * A Kafka {@link Deserializer} of Confluent wire-format Protobuf, configured with
@@ -62,7 +62,7 @@ public class RegistryProtobufDeserializer<T extends Message> implements Deserial
 				: RegistrySerdeConfig.SPECIFIC_PROTOBUF_VALUE_TYPE;
 		Class<?> type;
 		try {
-			type = Class.forName(name, false, Utils.getContextOrKafkaClassLoader());
+			type = Class.forName(name, false, ClassLoaders.contextOrLockstep());
 		}
 		catch (ClassNotFoundException | LinkageError ex) {
 			throw new ConfigException(key, name, "No such class");

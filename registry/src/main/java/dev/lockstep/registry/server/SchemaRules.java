@@ -8,11 +8,11 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.internal.ClassLoaders;
 import dev.lockstep.registry.internal.StrictJson;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * What the embedded registry knows of each schema type: whether a text is a valid schema
@@ -164,7 +164,7 @@ final class SchemaRules {
 
 	private static boolean isPresent(String className) {
 		try {
-			Class.forName(className, false, Utils.getContextOrKafkaClassLoader());
+			Class.forName(className, false, ClassLoaders.contextOrLockstep());
 			return true;
 		}
 		catch (ClassNotFoundException | LinkageError ex) {
