@@ -24,14 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The compatibility matrix: the kill storm, broker restart and zombie scenarios on each
- * cluster teams run, every broker a separate process started from that release's own
- * jars. Each run checks that the cluster is what its row says (the finalized features,
- * and the group type the broker reports for the worker's group) and prints one
- * {@code E2E <scenario>[<cluster>]} line. {@code -Pmatrix} runs each scenario on every
- * row with the scenarios' own record counts. {@code ./mvnw verify} runs the three faults
- * one after another on 6,000 orders ({@link FaultScenarios#oneAfterAnother}), on every row
- * but Kafka 4.1 as it comes (classic groups, transactions v2): scenarios 1, 2 and 4 are
- * that row at their full counts.
+ * cluster teams run (Kafka 3.9, 4.1 and 4.4), under each Kafka client line the sample is
+ * built on (4.1, 4.2 and 4.4: {@link KafkaClients}), every broker a separate process
+ * started from that release's own jars. Each run checks that the cluster is what its row
+ * says (the finalized features as the running sample shows them on
+ * {@code /actuator/lockstep}, and the group type the broker reports for the worker's
+ * group) and prints one {@code E2E <scenario>[<cluster>]} line. {@code -Pmatrix} runs each
+ * scenario on every row with the scenarios' own record counts. {@code ./mvnw verify} runs
+ * the three faults one after another on 6,000 orders
+ * ({@link FaultScenarios#oneAfterAnother}) on one row per broker line and per client line
+ * ({@link #quickRun()}).
  */
 @Tag("matrix")
 class CompatibilityMatrixTests {
@@ -59,16 +61,14 @@ class CompatibilityMatrixTests {
 	}
 
 	/**
-	 * The rows other than scenarios 1, 2 and 4's, for the quick pass: in ./mvnw verify. The
-	 * consumer protocol on transactions v1 runs under -Pmatrix only (its two halves run in
-	 * CI on rows of their own), and so does Kafka 4.4 with classic groups (the newest line
-	 * runs in CI under the protocol it adds most to).
+	 * The rows of the quick pass, in ./mvnw verify: one short combination per broker line
+	 * and per client line. Kafka 4.1 as it comes (classic) is scenarios 1, 2 and 4's; the
+	 * consumer protocol on transactions v1 runs its two halves on rows of their own; the
+	 * rest run under -Pmatrix only.
 	 */
 	static Stream<Cluster> quickRun() {
-		return selected(Stream.of(Cluster.values())
-			.filter((cluster) -> cluster != Cluster.KAFKA_41_CLASSIC_TV2)
-			.filter((cluster) -> cluster != Cluster.KAFKA_41_CONSUMER_TV1)
-			.filter((cluster) -> cluster != Cluster.KAFKA_44_CLASSIC));
+		return selected(Stream.of(Cluster.KAFKA_39_CLASSIC, Cluster.KAFKA_41_CLASSIC_TV1, Cluster.KAFKA_41_CONSUMER_TV2,
+				Cluster.KAFKA_44_CLASSIC_CLIENTS_42, Cluster.KAFKA_44_CONSUMER_CLIENTS_44));
 	}
 
 	/**
@@ -85,25 +85,43 @@ class CompatibilityMatrixTests {
 	enum Cluster {
 
 		/** Kafka 3.9: transactions before KIP-890, classic groups only. */
-		KAFKA_39_CLASSIC("3.9", -1, GroupType.CLASSIC),
+		KAFKA_39_CLASSIC("3.9", -1, GroupType.CLASSIC, KafkaClients.KAFKA_41),
 
 		/** Kafka 4.1 with transactions v1 pinned (a cluster not yet upgraded to v2), classic groups. */
-		KAFKA_41_CLASSIC_TV1("4.1", 1, GroupType.CLASSIC),
+		KAFKA_41_CLASSIC_TV1("4.1", 1, GroupType.CLASSIC, KafkaClients.KAFKA_41),
 
 		/** Kafka 4.1 as it comes: transactions v2, classic groups. */
-		KAFKA_41_CLASSIC_TV2("4.1", -1, GroupType.CLASSIC),
+		KAFKA_41_CLASSIC_TV2("4.1", -1, GroupType.CLASSIC, KafkaClients.KAFKA_41),
 
 		/** Kafka 4.1 with transactions v1 pinned, the workers on the consumer group protocol (KIP-848). */
-		KAFKA_41_CONSUMER_TV1("4.1", 1, GroupType.CONSUMER),
+		KAFKA_41_CONSUMER_TV1("4.1", 1, GroupType.CONSUMER, KafkaClients.KAFKA_41),
 
 		/** Kafka 4.1 as it comes, the workers on the consumer group protocol (KIP-848). */
-		KAFKA_41_CONSUMER_TV2("4.1", -1, GroupType.CONSUMER),
+		KAFKA_41_CONSUMER_TV2("4.1", -1, GroupType.CONSUMER, KafkaClients.KAFKA_41),
 
 		/** Kafka 4.4, the newest line, as it comes: transactions v2, classic groups. */
-		KAFKA_44_CLASSIC("4.4", -1, GroupType.CLASSIC),
+		KAFKA_44_CLASSIC("4.4", -1, GroupType.CLASSIC, KafkaClients.KAFKA_41),
 
 		/** Kafka 4.4 as it comes, the workers on the consumer group protocol (KIP-848). */
-		KAFKA_44_CONSUMER("4.4", -1, GroupType.CONSUMER);
+		KAFKA_44_CONSUMER("4.4", -1, GroupType.CONSUMER, KafkaClients.KAFKA_41),
+
+		/** Kafka 3.9 under the Kafka 4.2 clients of Spring Boot 4.1, classic groups. */
+		KAFKA_39_CLASSIC_CLIENTS_42("3.9", -1, GroupType.CLASSIC, KafkaClients.KAFKA_42),
+
+		/** Kafka 4.1 under the Kafka 4.2 clients, the consumer group protocol. */
+		KAFKA_41_CONSUMER_CLIENTS_42("4.1", -1, GroupType.CONSUMER, KafkaClients.KAFKA_42),
+
+		/** Kafka 4.4 under the Kafka 4.2 clients, classic groups. */
+		KAFKA_44_CLASSIC_CLIENTS_42("4.4", -1, GroupType.CLASSIC, KafkaClients.KAFKA_42),
+
+		/** Kafka 3.9 under the Kafka 4.4 clients (pinned on Spring Boot 4.1), classic groups. */
+		KAFKA_39_CLASSIC_CLIENTS_44("3.9", -1, GroupType.CLASSIC, KafkaClients.KAFKA_44),
+
+		/** Kafka 4.1 under the Kafka 4.4 clients, classic groups. */
+		KAFKA_41_CLASSIC_CLIENTS_44("4.1", -1, GroupType.CLASSIC, KafkaClients.KAFKA_44),
+
+		/** Kafka 4.4 under the Kafka 4.4 clients, the consumer group protocol: the newest of both. */
+		KAFKA_44_CONSUMER_CLIENTS_44("4.4", -1, GroupType.CONSUMER, KafkaClients.KAFKA_44);
 
 		private final String release;
 
@@ -111,10 +129,13 @@ class CompatibilityMatrixTests {
 
 		private final GroupType groupProtocol;
 
-		Cluster(String release, int transactionVersion, GroupType groupProtocol) {
+		private final KafkaClients clients;
+
+		Cluster(String release, int transactionVersion, GroupType groupProtocol, KafkaClients clients) {
 			this.release = release;
 			this.transactionVersion = transactionVersion;
 			this.groupProtocol = groupProtocol;
+			this.clients = clients;
 		}
 
 		KafkaBrokerSpec broker() {
@@ -137,12 +158,16 @@ class CompatibilityMatrixTests {
 		/** A pipeline of the row's group protocol, its topics created with four partitions. */
 		OrderPipeline pipeline(KafkaBroker broker, int records, short replicas) throws Exception {
 			OrderPipeline pipeline = new OrderPipeline(broker.bootstrapServers(), records)
-				.groupProtocol(this.groupProtocol);
+				.groupProtocol(this.groupProtocol)
+				.clients(this.clients);
 			pipeline.createTopics(4, replicas);
 			return pipeline;
 		}
 
-		/** What the cluster is, measured: {@code 3.9.2 classic transaction.version=0}. */
+		/**
+		 * What the cluster is, measured, and the workers' client line:
+		 * {@code 3.9.2 classic transaction.version=0 clients=4.1}.
+		 */
 		String describe(KafkaBrokerProcess broker, OrderPipeline pipeline) throws Exception {
 			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
 			GroupType type = pipeline.groupType();
@@ -151,7 +176,8 @@ class CompatibilityMatrixTests {
 				assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isEqualTo((short) this.transactionVersion);
 			}
 			return KafkaRelease.named(this.release).version() + " " + type.toString().toLowerCase() + " "
-					+ ClusterFeatures.TRANSACTION_VERSION + "=" + features.level(ClusterFeatures.TRANSACTION_VERSION);
+					+ ClusterFeatures.TRANSACTION_VERSION + "=" + features.level(ClusterFeatures.TRANSACTION_VERSION)
+					+ " clients=" + this.clients.line();
 		}
 
 		/**

@@ -73,6 +73,9 @@ final class OrderPipeline {
 	// The workers' group.protocol: classic (Kafka's default) or consumer (KIP-848).
 	private GroupType groupProtocol = GroupType.CLASSIC;
 
+	// The Kafka client line of the sample jar the workers run.
+	private KafkaClients clients = KafkaClients.KAFKA_41;
+
 	// The workers' lockstep.instance-id: one instance restarted in place, as a StatefulSet
 	// pod is, so that a restart or a twin has its predecessor's transactional ids; null
 	// leaves the identity to the process's environment, as a Deployment's pods have it.
@@ -116,6 +119,16 @@ final class OrderPipeline {
 
 	GroupType groupProtocol() {
 		return this.groupProtocol;
+	}
+
+	/**
+	 * Run the workers from the sample jar built on another Kafka client line.
+	 * @param clients the client line
+	 * @return this pipeline
+	 */
+	OrderPipeline clients(KafkaClients clients) {
+		this.clients = clients;
+		return this;
 	}
 
 	/**
@@ -164,7 +177,7 @@ final class OrderPipeline {
 				args.add(defaultArg);
 			}
 		});
-		return SampleAppProcess.start(workDir, environment, args.toArray(String[]::new));
+		return SampleAppProcess.start(this.clients, workDir, environment, args.toArray(String[]::new));
 	}
 
 	void createTopics(int partitions, short replicas) throws Exception {

@@ -3,24 +3,31 @@ package dev.lockstep.e2e;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The packaged sample app, run as separate processes the way the README tells a
- * newcomer to: the demo on a fresh temporary broker, and the three commands one after
+ * newcomer to: the demo on a fresh temporary broker (on every Kafka client line the sample
+ * is built on), and the three commands one after
  * another from one directory, sharing the development broker's and registry's data.
  */
 class SampleAppJarTests {
 
 	private static final Duration TIMEOUT = Duration.ofMinutes(4);
 
-	@Test
-	void demoPrintsTheCookbooksThreeLines(@TempDir Path workDir) throws Exception {
-		SampleAppProcess app = SampleAppProcess.start(workDir, "demo");
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(KafkaClients.class)
+	void demoPrintsTheCookbooksThreeLinesOnEveryKafkaClientLine(KafkaClients clients, @TempDir Path workDir)
+			throws Exception {
+		// The development broker runs in the app's JVM from that line's own server jars.
+		SampleAppProcess app = SampleAppProcess.start(clients, workDir, Map.of(), "demo");
 		assertThat(app.awaitExit(TIMEOUT)).as(app::output).isZero();
 		// Exactly what the README shows: no log line of the broker, the worker or Spring (the
 		// JVM's own notice of options the environment gives it aside).

@@ -51,15 +51,6 @@ final class SampleAppProcess {
 		this.output = output;
 	}
 
-	static Path jar() {
-		Path jar = Path.of(System.getProperty("lockstep.sample-app.jar", "sample-app/target/lockstep-sample-app.jar"));
-		if (!Files.isRegularFile(jar)) {
-			throw new IllegalStateException("No sample app jar at " + jar.toAbsolutePath()
-					+ "; build it with ./mvnw -pl sample-app -am package");
-		}
-		return jar;
-	}
-
 	static SampleAppProcess start(Path workDir, String... args) {
 		return start(workDir, Map.of(), args);
 	}
@@ -69,10 +60,19 @@ final class SampleAppProcess {
 	 * platform sets {@code HOSTNAME} per pod.
 	 */
 	static SampleAppProcess start(Path workDir, Map<String, String> environment, String... args) {
+		return start(KafkaClients.KAFKA_41, workDir, environment, args);
+	}
+
+	/**
+	 * Start the sample jar built on the given Kafka client line.
+	 */
+	static SampleAppProcess start(KafkaClients clients, Path workDir, Map<String, String> environment,
+			String... args) {
 		// The C1 compiler alone: each process lives seconds to minutes, and these tests
 		// check what is committed, not how fast.
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar().toAbsolutePath().toString()));
+				"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar",
+				clients.jar().toAbsolutePath().toString()));
 		command.addAll(List.of(args));
 		try {
 			Path output = Files.createTempFile(workDir, "sample-app-", ".log");
