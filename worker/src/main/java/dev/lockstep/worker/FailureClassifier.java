@@ -6,8 +6,9 @@ import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnTimeoutException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.StaleMemberEpochException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
 import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
@@ -31,13 +33,19 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
  * <li>every {@link RetriableException} (timeouts): {@link FailureCategory#RETRIABLE}, unless
  * the producer reports it as the cause of its error state, which only an abort clears;</li>
  * <li>{@link TransactionAbortableException}, {@link InvalidProducerEpochException},
- * {@link CommitFailedException}, {@link RebalanceInProgressException}, a record the
+ * {@link CommitFailedException} (from Kafka 4.4 clients also a stale member epoch or a
+ * missing group on the transaction's offset commit, KIP-1319: the consumer repairs its
+ * membership at its next poll, so abort and rewind is the rejoin),
+ * {@link StaleMemberEpochException}, {@link RebalanceInProgressException}, a record the
  * broker or client refuses (too large, invalid), a codec failure that is not invalid
  * data (a {@link SerializationException} of a codec that cannot reach its registry),
  * and every failure that is not Kafka's own (a processor's exception):
  * {@link FailureCategory#ABORTABLE};</li>
  * <li>{@link UnreleasedInstanceIdException} (the group still holds the slot's static
- * member id for an earlier member): {@link FailureCategory#REJOIN};</li>
+ * member id for an earlier member), {@link GroupIdNotFoundException} (the group vanished
+ * under a member of the consumer group protocol, fatal to that consumer from Kafka 4.2)
+ * and a consumer whose background thread died (Kafka 4.4, consumer group protocol):
+ * {@link FailureCategory#REJOIN};</li>
  * <li>every other Kafka error (out-of-order sequence, authorization, unsupported
  * version...): {@link FailureCategory#FATAL}.</li>
  * </ul>
@@ -137,11 +145,13 @@ public final class FailureClassifier {
 		if (cause instanceof RetriableException) {
 			return FailureCategory.RETRIABLE;
 		}
-		if (cause instanceof UnreleasedInstanceIdException) {
+		if (cause instanceof UnreleasedInstanceIdException || cause instanceof GroupIdNotFoundException
+				|| isConsumerThreadGone(cause)) {
 			return FailureCategory.REJOIN;
 		}
 		if (cause instanceof TransactionAbortableException || cause instanceof InvalidProducerEpochException
-				|| cause instanceof CommitFailedException || cause instanceof RebalanceInProgressException
+				|| cause instanceof CommitFailedException || cause instanceof StaleMemberEpochException
+				|| cause instanceof RebalanceInProgressException
 				|| cause instanceof SerializationException || isRecordRefused(cause)
 				|| !(cause instanceof KafkaException)) {
 			return FailureCategory.ABORTABLE;
@@ -168,6 +178,13 @@ public final class FailureClassifier {
 			}
 		}
 		return false;
+	}
+
+	// Kafka 4.4's consumer of the consumer group protocol, its network thread gone: a plain
+	// KafkaException, no type of its own; only a new consumer serves again.
+	private static boolean isConsumerThreadGone(Throwable cause) {
+		return cause.getClass() == KafkaException.class && cause.getMessage() != null
+				&& cause.getMessage().startsWith("The consumer background thread is not running");
 	}
 
 	// The broker or client refused one record: its transaction aborts, the producer stays usable.

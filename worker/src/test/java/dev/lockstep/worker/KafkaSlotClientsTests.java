@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Membership;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +48,24 @@ class KafkaSlotClientsTests {
 		assertThat(Membership.defaultFor(Map.of("group.protocol", "classic"), stable)).isEqualTo(Membership.STATIC);
 		assertThat(Membership.defaultFor(Map.of(), stable)).isEqualTo(Membership.STATIC);
 		assertThat(Membership.defaultFor(Map.of(), InstanceIdentity.generated())).isEqualTo(Membership.DYNAMIC);
+	}
+
+	@Test
+	void clientsResolveTheirBootstrapServersWhenBuiltOnEveryLineThatCouldDoOtherwise() {
+		// Kafka 4.4 knows the key (KIP-909): held at 0. Earlier lines do not: left out, as
+		// Kafka would warn of an unknown key.
+		Map<String, Object> consumer = new KafkaSlotClients(this.settings, SlotId.of(this.settings, 0))
+			.consumerProperties();
+		Map<String, Object> producer = new KafkaSlotClients(this.settings, SlotId.of(this.settings, 0))
+			.producerProperties();
+		if (ConsumerConfig.configNames().contains(ExactlyOnceClients.BOOTSTRAP_RESOLVE_TIMEOUT)) {
+			assertThat(consumer).containsEntry(ExactlyOnceClients.BOOTSTRAP_RESOLVE_TIMEOUT, 0);
+			assertThat(producer).containsEntry(ExactlyOnceClients.BOOTSTRAP_RESOLVE_TIMEOUT, 0);
+		}
+		else {
+			assertThat(consumer).doesNotContainKey(ExactlyOnceClients.BOOTSTRAP_RESOLVE_TIMEOUT);
+			assertThat(producer).doesNotContainKey(ExactlyOnceClients.BOOTSTRAP_RESOLVE_TIMEOUT);
+		}
 	}
 
 }

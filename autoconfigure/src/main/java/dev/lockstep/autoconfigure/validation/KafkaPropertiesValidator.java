@@ -10,6 +10,7 @@ import java.util.function.Predicate;
 
 import dev.lockstep.registry.internal.Names;
 import dev.lockstep.registry.kafka.RegistrySerdeConfig;
+import dev.lockstep.worker.ExactlyOnceClients;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -97,6 +98,7 @@ public final class KafkaPropertiesValidator {
 		refuseIf(owner, ownPrefix, "consumer", consumer, ConsumerConfig.GROUP_ID_CONFIG, (value) -> !value.isBlank(),
 				"the group id of a worker is its own setting", "Use lockstep.workers." + worker + ".group-id.",
 				"spring.kafka.consumer.group-id");
+		refuseBootstrapResolveTimeout(owner, ownPrefix, "consumer", consumer);
 		Object protocol = consumer.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
 		if (protocol != null && protocol.toString().equalsIgnoreCase("consumer")) {
 			for (String classic : new String[] { ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
@@ -129,6 +131,16 @@ public final class KafkaPropertiesValidator {
 		refuseIf(owner, ownPrefix, "producer", producer, ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
 				(value) -> Integer.parseInt(value.trim()) > 5,
 				"more than 5 in-flight requests breaks idempotent ordering", "Use at most 5.");
+		refuseBootstrapResolveTimeout(owner, ownPrefix, "producer", producer);
+	}
+
+	private void refuseBootstrapResolveTimeout(String owner, String ownPrefix, String client,
+			Map<String, Object> properties) {
+		refuseIf(owner, ownPrefix, client, properties, ExactlyOnceClients.BOOTSTRAP_RESOLVE_TIMEOUT,
+				(value) -> Long.parseLong(value.trim()) > 0,
+				"a client that gives up resolving its bootstrap servers (Kafka 4.4, KIP-909) fails every call until "
+						+ "it is re-created, which a worker does not do for it",
+				"Remove it: Lockstep's clients resolve their bootstrap servers when they are built.");
 	}
 
 	/**
