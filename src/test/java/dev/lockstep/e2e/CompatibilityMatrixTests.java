@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lockstep.test.kafka.ClusterFeatures;
+import dev.lockstep.test.kafka.FinalizedFeatures;
 import dev.lockstep.test.kafka.KafkaBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import dev.lockstep.test.kafka.KafkaBrokerSpec;
@@ -141,7 +141,7 @@ class CompatibilityMatrixTests {
 		KafkaBrokerSpec broker() {
 			KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named(this.release));
 			if (this.transactionVersion >= 0) {
-				spec = spec.withFeature(ClusterFeatures.TRANSACTION_VERSION, this.transactionVersion);
+				spec = spec.withFeature(FinalizedFeatures.TRANSACTION_VERSION, this.transactionVersion);
 			}
 			// As short as the classic workers' session (OrderPipeline): a killed member's
 			// partitions move on within seconds. The broker's own minimums must allow it.
@@ -169,14 +169,14 @@ class CompatibilityMatrixTests {
 		 * {@code 3.9.2 classic transaction.version=0 clients=4.1}.
 		 */
 		String describe(KafkaBrokerProcess broker, OrderPipeline pipeline) throws Exception {
-			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
+			FinalizedFeatures features = FinalizedFeatures.of(broker.bootstrapServers());
 			GroupType type = pipeline.groupType();
 			assertThat(type).as("the group type the broker reports").isEqualTo(this.groupProtocol);
 			if (this.transactionVersion >= 0) {
-				assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isEqualTo((short) this.transactionVersion);
+				assertThat(features.level(FinalizedFeatures.TRANSACTION_VERSION)).isEqualTo((short) this.transactionVersion);
 			}
 			return KafkaRelease.named(this.release).version() + " " + type.toString().toLowerCase() + " "
-					+ ClusterFeatures.TRANSACTION_VERSION + "=" + features.level(ClusterFeatures.TRANSACTION_VERSION)
+					+ FinalizedFeatures.TRANSACTION_VERSION + "=" + features.level(FinalizedFeatures.TRANSACTION_VERSION)
 					+ " clients=" + this.clients.line();
 		}
 
@@ -198,13 +198,13 @@ class CompatibilityMatrixTests {
 			finally {
 				worker.stop(Duration.ofSeconds(60));
 			}
-			ClusterFeatures reported = ClusterFeatures.of(broker.bootstrapServers());
+			FinalizedFeatures reported = FinalizedFeatures.of(broker.bootstrapServers());
 			reported.levels().forEach((feature, level) -> assertThat(cluster.path("finalized").path(feature).asInt(-1))
 				.as("%s on /actuator/lockstep: %s", feature, cluster)
 				.isEqualTo(level.intValue()));
 			String metadataVersion = cluster.path("metadataVersion").asText();
 			assertThat(metadataVersion).as("metadata version on /actuator/lockstep").startsWith(this.release + "-");
-			return ClusterFeatures.METADATA_VERSION + "=" + metadataVersion;
+			return FinalizedFeatures.METADATA_VERSION + "=" + metadataVersion;
 		}
 
 	}

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The build check of Lockstep's dependence on Kafka's internals: every Kafka class that a
- * source file of the repository imports or names (reflection) outside Kafka's public API
+ * source file of the repository imports or names (in code, a string for reflection, or a
+ * comment) outside Kafka's public API
  * is listed in docs/compatibility.md ("Kafka classes outside the public API") with the
  * modules that use it and the reason no public API serves; a listed class nobody uses any
  * more fails too. The public API is the set of packages Kafka publishes Javadoc for
@@ -49,10 +50,14 @@ class KafkaInternalsTests {
 
 	private static final String STREAMS = "org.apache.kafka.streams";
 
-	// An import (static or not) or a class named in a string literal.
+	// A class named by its qualified name: an import (static or not), a string (reflection),
+	// code or a comment; not the tail of a longer name.
 	private static final Pattern USE = Pattern
-		.compile("(?:^import\\s+(?:static\\s+)?|\")((?:org\\.apache\\.kafka|kafka)\\.[a-z0-9_.]+\\.[A-Z]\\w*)",
-				Pattern.MULTILINE);
+		.compile("(?<![\\w.])((?:org\\.apache\\.kafka|kafka)\\.[a-z0-9_.]+\\.[A-Z]\\w*)");
+
+	// A wildcard import hides which classes a file uses.
+	private static final Pattern WILDCARD = Pattern
+		.compile("^import\\s+(?:static\\s+)?(?:org\\.apache\\.kafka|kafka)\\.[\\w.]*\\*;", Pattern.MULTILINE);
 
 	// | `org.apache.kafka.common.utils.Time` | kraft | reason |
 	private static final Pattern ROW = Pattern.compile("^\\| `([\\w.]+)` \\| ([\\w., -]+) \\| (.*) \\|$",
@@ -86,9 +91,11 @@ class KafkaInternalsTests {
 		assertThat(isPublic("org.apache.kafka.clients.CommonClientConfigs")).isFalse();
 		assertThat(isPublic("kafka.server.KafkaConfig")).isFalse();
 		assertThat(classesUsedIn("import static org.apache.kafka.common.utils.Utils.wrap;\n"
-				+ "import kafka.server.KafkaConfig;\nClass.forName(\"org.apache.kafka.common.utils.internals.Exit\");"))
+				+ "import kafka.server.KafkaConfig;\nClass.forName(\"org.apache.kafka.common.utils.internals.Exit\");\n"
+				+ "new org.apache.kafka.common.header.internals.RecordHeaders(); dev.lockstep.registry.kafka.Raw x;"))
 			.containsExactly("org.apache.kafka.common.utils.Utils", "kafka.server.KafkaConfig",
-					"org.apache.kafka.common.utils.internals.Exit");
+					"org.apache.kafka.common.utils.internals.Exit", "org.apache.kafka.common.header.internals.RecordHeaders");
+		assertThat(WILDCARD.matcher("import org.apache.kafka.common.utils.*;").find()).isTrue();
 	}
 
 	/** Each internal class used by the repository's sources, with the modules using it. */
@@ -102,7 +109,9 @@ class KafkaInternalsTests {
 				.toList();
 			assertThat(sources).as("the repository's Java sources").hasSizeGreaterThan(100);
 			for (Path source : sources) {
-				for (String type : classesUsedIn(Files.readString(source))) {
+				String text = Files.readString(source);
+				assertThat(WILDCARD.matcher(text).find()).as("a wildcard import of Kafka's in " + source).isFalse();
+				for (String type : classesUsedIn(text)) {
 					if (!isPublic(type)) {
 						uses.computeIfAbsent(type, (key) -> new TreeSet<>()).add(module(source));
 					}

@@ -365,6 +365,7 @@ final class OrderPipeline {
 		Map<Long, Integer> seen = new HashMap<>();
 		Result result = new Result();
 		Map<Integer, Long> lastIdByPartition = new HashMap<>();
+		Map<Integer, Long> lastOffsetByPartition = new HashMap<>();
 		Map<String, Long> lastIdByKey = new HashMap<>();
 		for (ConsumerRecord<byte[], byte[]> record : readCommitted(OUTPUT)) {
 			Header seq = record.headers().lastHeader("seq");
@@ -383,7 +384,11 @@ final class OrderPipeline {
 			}
 			// Ids were seeded in increasing order, and a key stays on its partition.
 			Long previous = lastIdByPartition.put(record.partition(), id);
-			assertThat(previous == null || previous < id).as("order of partition %d at %d", record.partition(), id)
+			Long previousOffset = lastOffsetByPartition.put(record.partition(), record.offset());
+			assertThat(previous == null || previous < id)
+				.as("order of partition %d at %d (offset %d; the previous record order %s at offset %s; %s)",
+						record.partition(), id, record.offset(), previous, previousOffset,
+						seen.containsKey(id) ? "a duplicate" : "not seen before")
 				.isTrue();
 			Long previousOfKey = lastIdByKey.put(key, id);
 			assertThat(previousOfKey == null || previousOfKey < id).as("order of key %s at %d", key, id).isTrue();

@@ -39,15 +39,6 @@ public record ClusterFeatures(String metadataVersion, Map<String, Short> finaliz
 	/** The metadata version, whose level names a release line. */
 	public static final String METADATA_VERSION = "metadata.version";
 
-	// Kafka's metadata versions from level 7 (3.3-IV3, the first KRaft production level):
-	// fixed once released. Checked against Kafka's own list on every line Lockstep tests.
-	private static final String[] METADATA_VERSIONS = { "3.3-IV3", "3.4-IV0", "3.5-IV0", "3.5-IV1", "3.5-IV2",
-			"3.6-IV0", "3.6-IV1", "3.6-IV2", "3.7-IV0", "3.7-IV1", "3.7-IV2", "3.7-IV3", "3.7-IV4", "3.8-IV0",
-			"3.9-IV0", "4.0-IV0", "4.0-IV1", "4.0-IV2", "4.0-IV3", "4.1-IV0", "4.1-IV1", "4.2-IV0", "4.2-IV1",
-			"4.3-IV0", "4.4-IV0", "4.4-IV1", "4.4-IV2" };
-
-	private static final int FIRST_LEVEL = 7;
-
 	public ClusterFeatures {
 		finalized = Collections.unmodifiableMap(new TreeMap<>(finalized));
 	}
@@ -87,7 +78,7 @@ public record ClusterFeatures(String metadataVersion, Map<String, Short> finaliz
 	 * @return the features
 	 */
 	public static ClusterFeatures of(Map<String, Short> finalized) {
-		return new ClusterFeatures(metadataVersionName(finalized.getOrDefault(METADATA_VERSION, (short) 0)), finalized,
+		return new ClusterFeatures(MetadataVersions.name(finalized.getOrDefault(METADATA_VERSION, (short) 0)), finalized,
 				null);
 	}
 
@@ -98,16 +89,6 @@ public record ClusterFeatures(String metadataVersion, Map<String, Short> finaliz
 	 */
 	public static ClusterFeatures unread(String why) {
 		return new ClusterFeatures(null, Map.of(), why);
-	}
-
-	/**
-	 * Return the name of a metadata version level, such as {@code 4.1-IV1} for 27.
-	 * @param level the level
-	 * @return its name, or {@code level N} for a level this Lockstep does not know
-	 */
-	static String metadataVersionName(int level) {
-		int index = level - FIRST_LEVEL;
-		return (index >= 0 && index < METADATA_VERSIONS.length) ? METADATA_VERSIONS[index] : "level " + level;
 	}
 
 	/**

@@ -1,6 +1,5 @@
 package dev.lockstep.worker;
 
-import java.util.Locale;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -27,9 +26,8 @@ final class ClusterRequirements {
 		if (!features.isRead()) {
 			return;
 		}
-		Object protocol = consumerProperties.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
-		boolean consumerProtocol = protocol != null && protocol.toString().toLowerCase(Locale.ROOT).equals("consumer");
-		if (consumerProtocol && features.level(ClusterFeatures.GROUP_VERSION) < 1) {
+		if (WorkerSettings.usesConsumerGroupProtocol(consumerProperties)
+				&& features.level(ClusterFeatures.GROUP_VERSION) < 1) {
 			throw new MissingClusterFeatureException(ClusterFeatures.GROUP_VERSION,
 					ConsumerConfig.GROUP_PROTOCOL_CONFIG,
 					"Worker " + worker + " is configured with group.protocol=consumer (KIP-848), which needs the "

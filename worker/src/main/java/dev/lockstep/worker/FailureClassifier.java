@@ -8,7 +8,6 @@ import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnTimeoutException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -42,12 +41,13 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
  * and every failure that is not Kafka's own (a processor's exception):
  * {@link FailureCategory#ABORTABLE};</li>
  * <li>{@link UnreleasedInstanceIdException} (the group still holds the slot's static
- * member id for an earlier member), {@link GroupIdNotFoundException} (the group vanished
- * under a member of the consumer group protocol, fatal to that consumer from Kafka 4.2)
- * and a consumer whose background thread died (Kafka 4.4, consumer group protocol):
- * {@link FailureCategory#REJOIN};</li>
+ * member id for an earlier member) and a consumer whose background thread died (Kafka
+ * 4.4, consumer group protocol): {@link FailureCategory#REJOIN};</li>
  * <li>every other Kafka error (out-of-order sequence, authorization, unsupported
- * version...): {@link FailureCategory#FATAL}.</li>
+ * version, a group id the coordinator does not know or holds for another type of
+ * group...): {@link FailureCategory#FATAL}. A new consumer is no cure for a vanished
+ * group: its committed offsets went with it, and the new one would start over from
+ * {@code auto.offset.reset}.</li>
  * </ul>
  * A failure the user's processor throws is its record's, whatever its type (a Kafka
  * client of the processor's own, fenced or timed out, among them): see
@@ -145,8 +145,7 @@ public final class FailureClassifier {
 		if (cause instanceof RetriableException) {
 			return FailureCategory.RETRIABLE;
 		}
-		if (cause instanceof UnreleasedInstanceIdException || cause instanceof GroupIdNotFoundException
-				|| isConsumerThreadGone(cause)) {
+		if (cause instanceof UnreleasedInstanceIdException || isConsumerThreadGone(cause)) {
 			return FailureCategory.REJOIN;
 		}
 		if (cause instanceof TransactionAbortableException || cause instanceof InvalidProducerEpochException

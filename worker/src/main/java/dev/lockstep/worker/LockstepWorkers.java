@@ -1,6 +1,5 @@
 package dev.lockstep.worker;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,25 +64,20 @@ public class LockstepWorkers implements SmartLifecycle {
 	}
 
 	/**
-	 * Start the workers that start with the context. When one refuses to start (its
-	 * cluster cannot serve its configuration), those already started stop again before
-	 * the failure propagates: a context that fails to start calls no {@link #stop()}.
+	 * Start the workers that start with the context: first every one reads its cluster's
+	 * features, then, when none refused its configuration, every one starts its slots.
+	 * @throws MissingClusterFeatureException when a worker's cluster cannot serve its
+	 * configuration (no worker started)
 	 */
 	@Override
 	public void start() {
-		List<Worker> started = new ArrayList<>();
-		try {
-			this.workers.forEach((name, worker) -> {
-				if (this.autoStartup.contains(name)) {
-					worker.start();
-					started.add(worker);
-				}
-			});
-		}
-		catch (RuntimeException ex) {
-			started.forEach(Worker::stop);
-			throw ex;
-		}
+		List<Worker> starting = this.workers.entrySet()
+			.stream()
+			.filter((entry) -> this.autoStartup.contains(entry.getKey()))
+			.map(Map.Entry::getValue)
+			.toList();
+		starting.forEach(Worker::checkCluster);
+		starting.forEach(Worker::startSlots);
 		this.running = true;
 	}
 

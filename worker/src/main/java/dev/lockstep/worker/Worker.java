@@ -32,7 +32,8 @@ public final class Worker {
 
 	private volatile ClusterFeatures cluster = ClusterFeatures.unread("not asked yet: the worker has not started");
 
-	private boolean started;
+	// Read without the start lock: a start waits for the cluster's features.
+	private volatile boolean started;
 
 	/**
 	 * Create a worker with the default recovery policy.
@@ -117,14 +118,34 @@ public final class Worker {
 	 * @throws MissingClusterFeatureException when the cluster lacks a feature the
 	 * configuration needs (no slot started)
 	 */
-	public synchronized void start() {
+	public void start() {
 		if (this.started) {
 			return;
 		}
-		ClusterFeatures features = this.clusterProbe.apply(this.settings);
-		this.cluster = features;
-		ClusterRequirements.check(this.settings.name(), this.settings.consumerProperties(), features);
+		checkCluster();
+		startSlots();
+	}
+
+	/**
+	 * Read the cluster's features (without the start lock: it waits for the cluster) and
+	 * refuse a configuration they cannot serve.
+	 * @throws MissingClusterFeatureException when the cluster lacks a feature the
+	 * configuration needs
+	 */
+	void checkCluster() {
+		this.cluster = this.clusterProbe.apply(this.settings);
+		ClusterRequirements.check(this.settings.name(), this.settings.consumerProperties(), this.cluster);
+	}
+
+	/**
+	 * Start every slot on its own thread, once.
+	 */
+	synchronized void startSlots() {
+		if (this.started) {
+			return;
+		}
 		this.started = true;
+		ClusterFeatures features = this.cluster;
 		for (int slot = 0; slot < this.slots.size(); slot++) {
 			Thread thread = new Thread(this.slots.get(slot), "lockstep-" + this.settings.name() + "-" + slot);
 			this.threads.add(thread);
@@ -235,7 +256,7 @@ public final class Worker {
 	 * Return whether {@link #start()} was called.
 	 * @return whether the worker was started
 	 */
-	public synchronized boolean isStarted() {
+	public boolean isStarted() {
 		return this.started;
 	}
 

@@ -51,6 +51,17 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		Ordering ordering, int maxInFlight, WorkerObservations observations, Membership membership,
 		InstanceIdentity instance) {
 
+	/**
+	 * Return whether consumer properties choose the consumer group protocol of KIP-848
+	 * ({@code group.protocol=consumer}, as text or Kafka's enum) over the classic one.
+	 * @param consumerProperties the consumer properties
+	 * @return whether the consumer group protocol is configured
+	 */
+	public static boolean usesConsumerGroupProtocol(Map<String, Object> consumerProperties) {
+		Object protocol = consumerProperties.get("group.protocol");
+		return protocol != null && protocol.toString().trim().equalsIgnoreCase("consumer");
+	}
+
 	/** One slot unless set. */
 	public static final int DEFAULT_CONCURRENCY = 1;
 
@@ -519,9 +530,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		 * @return the default membership
 		 */
 		public static Membership defaultFor(Map<String, Object> consumerProperties, InstanceIdentity instance) {
-			Object protocol = consumerProperties.get("group.protocol");
-			boolean consumerProtocol = protocol != null && protocol.toString().trim().equalsIgnoreCase("consumer");
-			return (consumerProtocol || !instance.isStable()) ? DYNAMIC : STATIC;
+			return (usesConsumerGroupProtocol(consumerProperties) || !instance.isStable()) ? DYNAMIC : STATIC;
 		}
 
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.lockstep.test.kafka.InJvmKafkaBroker;
@@ -66,6 +67,19 @@ class ClusterFeatureRefusalTests {
 		finally {
 			worker.stop();
 		}
+	}
+
+	@Test
+	void noWorkerStartsWhenOneOfTheApplicationsWorkersIsRefused() {
+		Worker classic = new Worker(settings(Map.of()), RecordProcessor.of((byte[] value) -> value));
+		Worker consumer = new Worker(settings(Map.of(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer")),
+				RecordProcessor.of((byte[] value) -> value));
+		LockstepWorkers workers = new LockstepWorkers(Map.of("classic", classic, "consumer", consumer),
+				Set.of("classic", "consumer"));
+		assertThatExceptionOfType(MissingClusterFeatureException.class).isThrownBy(workers::start);
+		assertThat(classic.isStarted()).isFalse();
+		assertThat(consumer.isStarted()).isFalse();
+		assertThat(workers.isRunning()).isFalse();
 	}
 
 	private static WorkerSettings settings(Map<String, Object> consumerExtras) {

@@ -19,7 +19,7 @@ class ClusterFeaturesTests {
 	void everyMetadataVersionOfTheKafkaLineOnTheClassPathIsNamedAsKafkaNamesIt() {
 		Arrays.stream(MetadataVersion.values())
 			.filter((version) -> version.featureLevel() >= 7 && version.isProduction())
-			.forEach((version) -> assertThat(ClusterFeatures.metadataVersionName(version.featureLevel()))
+			.forEach((version) -> assertThat(MetadataVersions.name(version.featureLevel()))
 				.as("level %d", version.featureLevel())
 				.isEqualTo(version.version()));
 	}

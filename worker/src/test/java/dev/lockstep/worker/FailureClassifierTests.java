@@ -149,15 +149,17 @@ class FailureClassifierTests {
 	}
 
 	@Test
-	void aConsumerTheGroupProtocolGaveUpOnIsReplaced() {
-		// 4.2: the consumer group protocol's heartbeat treats a vanished group as fatal.
-		assertThat(this.classifier.classify(new GroupIdNotFoundException("The group id does not exist.")))
-			.isEqualTo(FailureCategory.REJOIN);
+	void aConsumerWhoseBackgroundThreadDiedIsReplacedButAVanishedGroupIsNoJoinToRepeat() {
 		// 4.4: the consumer's background thread is gone; it serves no call again.
+		// (Kafka 4.4's ApplicationEventHandler's message: no exception type of its own.)
 		assertThat(this.classifier.classify(
 				new KafkaException("The consumer background thread is not running and cannot process requests.")))
 			.isEqualTo(FailureCategory.REJOIN);
 		assertThat(this.classifier.classify(new KafkaException("some other client failure")))
+			.isEqualTo(FailureCategory.FATAL);
+		// The group's committed offsets went with it (or its id is another type of group's):
+		// a new consumer would start over from auto.offset.reset, so no rejoin.
+		assertThat(this.classifier.classify(new GroupIdNotFoundException("The group id does not exist.")))
 			.isEqualTo(FailureCategory.FATAL);
 	}
 

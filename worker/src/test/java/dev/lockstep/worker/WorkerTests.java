@@ -112,7 +112,7 @@ class WorkerTests {
 		assertThat(cluster.isRead()).as(cluster.toString()).isTrue();
 		// Read again by test-support's own client, and named by Kafka's own list.
 		assertThat(cluster.finalized())
-			.isEqualTo(dev.lockstep.test.kafka.ClusterFeatures.of(broker.bootstrapServers()).levels());
+			.isEqualTo(dev.lockstep.test.kafka.FinalizedFeatures.of(broker.bootstrapServers()).levels());
 		assertThat(cluster.metadataVersion()).isEqualTo(
 				MetadataVersion.fromFeatureLevel(cluster.level(ClusterFeatures.METADATA_VERSION)).version());
 		if (groupType() == GroupType.CONSUMER) {

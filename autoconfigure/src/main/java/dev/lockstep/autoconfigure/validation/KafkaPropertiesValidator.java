@@ -11,6 +11,7 @@ import java.util.function.Predicate;
 import dev.lockstep.registry.internal.Names;
 import dev.lockstep.registry.kafka.RegistrySerdeConfig;
 import dev.lockstep.worker.ExactlyOnceClients;
+import dev.lockstep.worker.WorkerSettings;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -99,8 +100,7 @@ public final class KafkaPropertiesValidator {
 				"the group id of a worker is its own setting", "Use lockstep.workers." + worker + ".group-id.",
 				"spring.kafka.consumer.group-id");
 		refuseBootstrapResolveTimeout(owner, ownPrefix, "consumer", consumer);
-		Object protocol = consumer.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
-		if (protocol != null && protocol.toString().equalsIgnoreCase("consumer")) {
+		if (WorkerSettings.usesConsumerGroupProtocol(consumer)) {
 			for (String classic : new String[] { ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
 					ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG }) {
 				refuseIf(owner, ownPrefix, "consumer", consumer, classic, (value) -> true,
@@ -137,7 +137,7 @@ public final class KafkaPropertiesValidator {
 	private void refuseBootstrapResolveTimeout(String owner, String ownPrefix, String client,
 			Map<String, Object> properties) {
 		refuseIf(owner, ownPrefix, client, properties, ExactlyOnceClients.BOOTSTRAP_RESOLVE_TIMEOUT,
-				(value) -> Long.parseLong(value.trim()) > 0,
+				(value) -> !value.equals("0"),
 				"a client that gives up resolving its bootstrap servers (Kafka 4.4, KIP-909) fails every call until "
 						+ "it is re-created, which a worker does not do for it",
 				"Remove it: Lockstep's clients resolve their bootstrap servers when they are built.");

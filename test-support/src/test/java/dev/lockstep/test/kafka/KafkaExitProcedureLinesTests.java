@@ -32,14 +32,15 @@ class KafkaExitProcedureLinesTests {
 		assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the check's JVM ended").isTrue();
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		assertThat(process.exitValue()).as(output).isZero();
-		assertThat(output).contains("Check: Kafka asked to end the JVM with status 3: log directory failed");
+		assertThat(output).contains("Check: Kafka asked to end the JVM with status 3: log directory failed")
+			.contains("Check: Kafka asked to end the JVM with status 1: fatal");
 	}
 
 	private static Path codeSource(Class<?> type) throws URISyntaxException {
 		return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
 	}
 
-	/** Runs in a JVM of one Kafka line: exits 0 only when Kafka's exit request threw. */
+	/** Runs in a JVM of one Kafka line: exits 0 only when Kafka's exit and halt requests threw. */
 	static final class ExitCheck {
 
 		private ExitCheck() {
@@ -54,14 +55,19 @@ class KafkaExitProcedureLinesTests {
 			catch (ClassNotFoundException ex) {
 				exit = Class.forName("org.apache.kafka.common.utils.Exit");
 			}
+			boolean threw = threw(exit, "exit", 3, "log directory failed") && threw(exit, "halt", 1, "fatal");
+			System.exit(threw ? 0 : 1);
+		}
+
+		private static boolean threw(Class<?> exit, String method, int status, String message) throws Exception {
 			try {
-				exit.getMethod("exit", int.class, String.class).invoke(null, 3, "log directory failed");
+				exit.getMethod(method, int.class, String.class).invoke(null, status, message);
+				return false;
 			}
 			catch (InvocationTargetException ex) {
 				System.out.println(ex.getCause().getMessage());
-				System.exit((ex.getCause() instanceof IllegalStateException) ? 0 : 2);
+				return ex.getCause() instanceof IllegalStateException;
 			}
-			System.exit(1);
 		}
 
 	}

@@ -17,10 +17,10 @@ class KafkaReleasesAndFeaturesTests {
 		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named("3.9"));
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
 			assertThat(broker.description()).contains("Kafka 3.9.");
-			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
+			FinalizedFeatures features = FinalizedFeatures.of(broker.bootstrapServers());
 			// Kafka 3.9's metadata version, 3.9-IV0.
-			assertThat(features.level(ClusterFeatures.METADATA_VERSION)).isEqualTo((short) 21);
-			assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isLessThan((short) 2);
+			assertThat(features.level(FinalizedFeatures.METADATA_VERSION)).isEqualTo((short) 21);
+			assertThat(features.level(FinalizedFeatures.TRANSACTION_VERSION)).isLessThan((short) 2);
 			new TransactionalRoundTrip(broker).assertCommittedVisibleAndAbortedInvisible();
 		}
 	}
@@ -30,11 +30,11 @@ class KafkaReleasesAndFeaturesTests {
 		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named("4.4"));
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
 			assertThat(broker.description()).contains("Kafka 4.4.");
-			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
+			FinalizedFeatures features = FinalizedFeatures.of(broker.bootstrapServers());
 			// Kafka 4.4's metadata versions are 4.4-IV0 to 4.4-IV2 (31 to 33).
-			assertThat(features.level(ClusterFeatures.METADATA_VERSION)).isBetween((short) 31, (short) 33);
-			assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isEqualTo((short) 2);
-			assertThat(features.level(ClusterFeatures.GROUP_VERSION)).isGreaterThanOrEqualTo((short) 1);
+			assertThat(features.level(FinalizedFeatures.METADATA_VERSION)).isBetween((short) 31, (short) 33);
+			assertThat(features.level(FinalizedFeatures.TRANSACTION_VERSION)).isEqualTo((short) 2);
+			assertThat(features.level(FinalizedFeatures.GROUP_VERSION)).isGreaterThanOrEqualTo((short) 1);
 			new TransactionalRoundTrip(broker).assertCommittedVisibleAndAbortedInvisible();
 		}
 	}
@@ -42,17 +42,17 @@ class KafkaReleasesAndFeaturesTests {
 	@Test
 	void kafka41InThisJvmOffersTransactionsV2AndTheConsumerGroupProtocolByDefault() {
 		try (InJvmKafkaBroker broker = InJvmKafkaBroker.start()) {
-			ClusterFeatures features = ClusterFeatures.of(broker.bootstrapServers());
-			assertThat(features.level(ClusterFeatures.TRANSACTION_VERSION)).isEqualTo((short) 2);
-			assertThat(features.level(ClusterFeatures.GROUP_VERSION)).isGreaterThanOrEqualTo((short) 1);
+			FinalizedFeatures features = FinalizedFeatures.of(broker.bootstrapServers());
+			assertThat(features.level(FinalizedFeatures.TRANSACTION_VERSION)).isEqualTo((short) 2);
+			assertThat(features.level(FinalizedFeatures.GROUP_VERSION)).isGreaterThanOrEqualTo((short) 1);
 		}
 	}
 
 	@Test
 	void kafka41WithTransactionsV1PinnedInThisJvmRunsTransactions() {
-		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withFeature(ClusterFeatures.TRANSACTION_VERSION, 1);
+		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withFeature(FinalizedFeatures.TRANSACTION_VERSION, 1);
 		try (InJvmKafkaBroker broker = InJvmKafkaBroker.start(spec)) {
-			assertThat(ClusterFeatures.of(broker.bootstrapServers()).level(ClusterFeatures.TRANSACTION_VERSION))
+			assertThat(FinalizedFeatures.of(broker.bootstrapServers()).level(FinalizedFeatures.TRANSACTION_VERSION))
 				.isEqualTo((short) 1);
 			new TransactionalRoundTrip(broker).assertCommittedVisibleAndAbortedInvisible();
 		}
@@ -60,10 +60,10 @@ class KafkaReleasesAndFeaturesTests {
 
 	@Test
 	void kafka41WithTransactionsV1PinnedAsAProcess() {
-		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withFeature(ClusterFeatures.TRANSACTION_VERSION, 1);
+		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withFeature(FinalizedFeatures.TRANSACTION_VERSION, 1);
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
 			assertThat(broker.description()).contains("transaction.version=1");
-			assertThat(ClusterFeatures.of(broker.bootstrapServers()).level(ClusterFeatures.TRANSACTION_VERSION))
+			assertThat(FinalizedFeatures.of(broker.bootstrapServers()).level(FinalizedFeatures.TRANSACTION_VERSION))
 				.isEqualTo((short) 1);
 		}
 	}

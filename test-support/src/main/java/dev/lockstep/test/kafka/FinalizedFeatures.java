@@ -19,7 +19,7 @@ import org.apache.kafka.clients.admin.FeatureMetadata;
  *
  * @param levels each finalized feature's level
  */
-public record ClusterFeatures(Map<String, Short> levels) {
+public record FinalizedFeatures(Map<String, Short> levels) {
 
 	/** The transactions protocol: 2 is KIP-890's transactions v2, 0 or 1 the protocol before it. */
 	public static final String TRANSACTION_VERSION = "transaction.version";
@@ -30,7 +30,7 @@ public record ClusterFeatures(Map<String, Short> levels) {
 	/** The metadata version, whose level names the release line. */
 	public static final String METADATA_VERSION = "metadata.version";
 
-	public ClusterFeatures {
+	public FinalizedFeatures {
 		levels = Map.copyOf(levels);
 	}
 
@@ -39,10 +39,10 @@ public record ClusterFeatures(Map<String, Short> levels) {
 	 * @param bootstrapServers the cluster's bootstrap servers
 	 * @return its features
 	 */
-	public static ClusterFeatures of(String bootstrapServers) {
+	public static FinalizedFeatures of(String bootstrapServers) {
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
 			FeatureMetadata metadata = admin.describeFeatures().featureMetadata().get(60, TimeUnit.SECONDS);
-			return new ClusterFeatures(metadata.finalizedFeatures()
+			return new FinalizedFeatures(metadata.finalizedFeatures()
 				.entrySet()
 				.stream()
 				.collect(Collectors.toMap(Map.Entry::getKey, (entry) -> entry.getValue().maxVersionLevel())));
