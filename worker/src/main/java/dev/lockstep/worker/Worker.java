@@ -145,7 +145,6 @@ public final class Worker {
 			return;
 		}
 		this.started = true;
-		ClusterFeatures features = this.cluster;
 		for (int slot = 0; slot < this.slots.size(); slot++) {
 			Thread thread = new Thread(this.slots.get(slot), "lockstep-" + this.settings.name() + "-" + slot);
 			this.threads.add(thread);
@@ -155,7 +154,7 @@ public final class Worker {
 				+ this.settings.sourceTopics() + " -> " + this.settings.destination() + ", instance "
 				+ this.settings.instance() + ", " + describeMembership(this.settings) + ", transactional ids "
 				+ IntStream.range(0, this.slots.size()).mapToObj(this.settings::transactionalId).toList()
-				+ "; cluster " + features);
+				+ "; cluster " + this.cluster);
 		if (this.settings.instance().carriedBy(this.settings.transactionalId())) {
 			logger.warn(() -> "Worker " + this.settings.name() + ": transactional-id '"
 					+ this.settings.transactionalId() + "' already ends in this pod's ordinal, so it is used as it is; "
