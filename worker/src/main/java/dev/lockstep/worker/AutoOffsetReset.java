@@ -16,7 +16,7 @@ import org.apache.kafka.common.TopicPartition;
  * A worker's {@code auto.offset.reset}, read as Kafka's consumer reads it ({@code earliest},
  * {@code latest}, {@code none}, {@code by_duration:<ISO-8601 duration>}) and applied by the
  * slot, not the consumer: the slot's consumer runs with {@code none}, so that a partition
- * starts over only once {@link PartitionStarts} has found nothing that contradicts the
+ * starts over only once {@link SlotOffsetReset} has found nothing that contradicts the
  * group's answer.
  */
 final class AutoOffsetReset {

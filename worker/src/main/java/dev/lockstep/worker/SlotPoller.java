@@ -13,8 +13,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.springframework.core.log.LogAccessor;
 
 /**
- * A slot's polls and what each one tells: where a partition starts or reads on when the
- * group's answer decides it ({@link PartitionStarts}), the rewind point of every partition it read,
+ * A slot's polls and what each one tells: where a partition without a position starts
+ * ({@link SlotOffsetReset}), the rewind point of every partition it read,
  * the input deadline of a one-shot run (shared by the worker's slots), a quiet slot, and the lag of every assigned
  * partition (read on every poll: an empty poll is what moves past a final commit
  * marker). An operator's pause pauses the slot's partitions.
@@ -37,12 +37,12 @@ final class SlotPoller {
 
 	private final SlotConsumers consumers;
 
-	private final PartitionStarts starts;
+	private final SlotOffsetReset offsetReset;
 
 	private boolean paused;
 
 	SlotPoller(SlotId id, InputDeadline deadline, SlotRebalanceListener rebalance, RewindPoints rewindPoints,
-			SlotMonitor monitor, WorkerListener listener, SlotConsumers consumers, PartitionStarts starts) {
+			SlotMonitor monitor, WorkerListener listener, SlotConsumers consumers, SlotOffsetReset offsetReset) {
 		this.id = id;
 		this.deadline = deadline;
 		this.rebalance = rebalance;
@@ -50,7 +50,7 @@ final class SlotPoller {
 		this.monitor = monitor;
 		this.listener = listener;
 		this.consumers = consumers;
-		this.starts = starts;
+		this.offsetReset = offsetReset;
 	}
 
 	/**
@@ -77,17 +77,16 @@ final class SlotPoller {
 			records = this.consumers.current().poll(timeout);
 		}
 		catch (NoOffsetForPartitionException ex) {
-			this.starts.noCommittedOffset(this.consumers.current(), ex);
+			this.offsetReset.noCommittedOffset(this.consumers.current(), ex);
 			records = ConsumerRecords.empty();
 		}
 		catch (OffsetOutOfRangeException ex) {
-			this.starts.outOfRange(this.consumers.current(), ex);
+			this.offsetReset.outOfRange(this.consumers.current(), ex);
 			records = ConsumerRecords.empty();
 		}
 		finally {
 			this.rebalance.throwFailure();
 		}
-		records = this.starts.atOrAboveFloors(this.consumers.current(), records);
 		this.rewindPoints.polled(records);
 		if (records.isEmpty()) {
 			this.deadline.check();

@@ -89,8 +89,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 		this.rebalance = new SlotRebalanceListener(id, this, this.transaction, this.recovery, this.processing,
 				rewindPoints, monitor, this.consumers, listener);
 		this.poller = new SlotPoller(id, deadline, this.rebalance, rewindPoints, monitor, listener,
-				this.consumers, new PartitionStarts(id, settings, committedOffsets, rewindPoints, monitor,
-						Clock.systemUTC()));
+				this.consumers, new SlotOffsetReset(id, settings, committedOffsets, Clock.systemUTC()));
 		monitor.inFlight(this.processing::inFlight);
 	}
 
