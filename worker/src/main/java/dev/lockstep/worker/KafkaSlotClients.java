@@ -14,8 +14,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Builds a slot's clients with the exactly-once contract ({@link ExactlyOnceClients}) over
- * whatever the settings carry: a read_committed consumer that never auto-commits nor resets
- * a partition's offset by itself ({@link SlotOffsetReset} does), in the
+ * whatever the settings carry: a read_committed consumer that never auto-commits, in the
  * worker's group (a static member named by the slot's transactional id, or a dynamic one, as
  * the settings say); an idempotent producer with {@code acks=all}, the slot's transactional id
  * and the worker's transaction timeout, and its {@code max.block.ms}
@@ -45,8 +44,6 @@ final class KafkaSlotClients implements SlotClients {
 	Map<String, Object> consumerProperties() {
 		Map<String, Object> props = ExactlyOnceClients.consumer(new HashMap<>(this.settings.consumerProperties()));
 		props.put(ConsumerConfig.GROUP_ID_CONFIG, this.settings.groupId());
-		// The slot applies the configured policy, once nothing contradicts the group (SlotOffsetReset).
-		props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
 		if (this.settings.membership().staticMembers()) {
 			// Unique and stable as the transactional id is: a restarted slot is the same member.
 			props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, this.id.transactionalId());

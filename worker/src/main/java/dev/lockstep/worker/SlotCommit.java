@@ -8,8 +8,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * A slot's commit: the open transaction committed with the consumer's group metadata
  * (which fences a zombie consumer), then every part that keeps track of what is committed
- * told: the processing, the rewind points, the worker's committed offsets, a pending skip,
- * health and the back-off.
+ * told: the processing, the rewind points, a pending skip, health and the back-off.
  */
 final class SlotCommit {
 
@@ -21,8 +20,6 @@ final class SlotCommit {
 
 	private final RewindPoints rewindPoints;
 
-	private final CommittedOffsets committedOffsets;
-
 	private final InvalidInputHandler invalidInput;
 
 	private final SlotMonitor monitor;
@@ -30,13 +27,11 @@ final class SlotCommit {
 	private final BackOff backOff;
 
 	SlotCommit(SlotTransaction transaction, SlotConsumers consumers, SlotWork work, RewindPoints rewindPoints,
-			CommittedOffsets committedOffsets, InvalidInputHandler invalidInput, SlotMonitor monitor,
-			BackOff backOff) {
+			InvalidInputHandler invalidInput, SlotMonitor monitor, BackOff backOff) {
 		this.transaction = transaction;
 		this.consumers = consumers;
 		this.work = work;
 		this.rewindPoints = rewindPoints;
-		this.committedOffsets = committedOffsets;
 		this.invalidInput = invalidInput;
 		this.monitor = monitor;
 		this.backOff = backOff;
@@ -51,7 +46,6 @@ final class SlotCommit {
 			.commit(this.consumers.current().groupMetadata());
 		this.work.transactionEnded();
 		this.rewindPoints.committed(offsets);
-		this.committedOffsets.committed(offsets);
 		this.invalidInput.committed(offsets);
 		this.monitor.committedOffsets(this.rewindPoints.points());
 		this.backOff.reset();

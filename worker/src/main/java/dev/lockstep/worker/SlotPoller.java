@@ -6,15 +6,12 @@ import java.util.Map;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
-import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.core.log.LogAccessor;
 
 /**
- * A slot's polls and what each one tells: where a partition without a position starts
- * ({@link SlotOffsetReset}), the rewind point of every partition it read,
+ * A slot's polls and what each one tells: the rewind point of every partition it read,
  * the input deadline of a one-shot run (shared by the worker's slots), a quiet slot, and the lag of every assigned
  * partition (read on every poll: an empty poll is what moves past a final commit
  * marker). An operator's pause pauses the slot's partitions.
@@ -37,12 +34,10 @@ final class SlotPoller {
 
 	private final SlotConsumers consumers;
 
-	private final SlotOffsetReset offsetReset;
-
 	private boolean paused;
 
 	SlotPoller(SlotId id, InputDeadline deadline, SlotRebalanceListener rebalance, RewindPoints rewindPoints,
-			SlotMonitor monitor, WorkerListener listener, SlotConsumers consumers, SlotOffsetReset offsetReset) {
+			SlotMonitor monitor, WorkerListener listener, SlotConsumers consumers) {
 		this.id = id;
 		this.deadline = deadline;
 		this.rebalance = rebalance;
@@ -50,7 +45,6 @@ final class SlotPoller {
 		this.monitor = monitor;
 		this.listener = listener;
 		this.consumers = consumers;
-		this.offsetReset = offsetReset;
 	}
 
 	/**
@@ -75,14 +69,6 @@ final class SlotPoller {
 		ConsumerRecords<byte[], byte[]> records;
 		try {
 			records = this.consumers.current().poll(timeout);
-		}
-		catch (NoOffsetForPartitionException ex) {
-			this.offsetReset.noCommittedOffset(this.consumers.current(), ex);
-			records = ConsumerRecords.empty();
-		}
-		catch (OffsetOutOfRangeException ex) {
-			this.offsetReset.outOfRange(this.consumers.current(), ex);
-			records = ConsumerRecords.empty();
 		}
 		finally {
 			this.rebalance.throwFailure();

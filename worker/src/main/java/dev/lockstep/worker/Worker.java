@@ -101,14 +101,13 @@ public final class Worker {
 		RecordBudget budget = (stopAfter > 0) ? new RecordBudget(stopAfter) : null;
 		InputDeadline deadline = new InputDeadline(settings.bounds().idleTimeout());
 		FailureClassifier classifier = new FailureClassifier(settings.codecs().invalidData());
-		CommittedOffsets committedOffsets = new CommittedOffsets();
 		for (int slot = 0; slot < settings.concurrency(); slot++) {
 			SlotId id = SlotId.of(settings, slot);
 			SlotMonitor monitor = new SlotMonitor(slot, id.transactionalId(), Clock.systemUTC(),
 					settings.recovery().stallAfter());
 			this.monitors.add(monitor);
 			this.slots.add(new WorkerSlot(id, settings, clients.apply(id), work.apply(settings),
-					classifier, recoveryPolicy, monitor, budget, deadline, committedOffsets, listener));
+					classifier, recoveryPolicy, monitor, budget, deadline, listener));
 		}
 		listener.workerCreated(settings.name());
 	}

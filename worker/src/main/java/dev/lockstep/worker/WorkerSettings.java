@@ -96,13 +96,6 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		transactionalId = (transactionalId != null) ? transactionalId : defaultTransactionalId(groupId);
 		sourceTopics = List.copyOf(sourceTopics);
 		consumerProperties = withDefault(consumerProperties, "auto.offset.reset", DEFAULT_AUTO_OFFSET_RESET);
-		try {
-			// The slots apply it themselves, their consumers running with none.
-			AutoOffsetReset.parse(consumerProperties.get("auto.offset.reset"));
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Worker '" + name + "': " + ex.getMessage());
-		}
 		producerProperties = withDefault(producerProperties, "batch.size", DEFAULT_PRODUCER_BATCH_SIZE);
 		if (observations == null) {
 			observations = WorkerObservations.NONE;
@@ -125,14 +118,6 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			throw new IllegalArgumentException("Max in flight must be at least 1, and 1 under ordering PARTITION, not "
 					+ maxInFlight + " under " + ordering);
 		}
-	}
-
-	/**
-	 * The consumers' {@code auto.offset.reset}, which the slots apply themselves.
-	 * @return the policy
-	 */
-	AutoOffsetReset offsetReset() {
-		return AutoOffsetReset.parse(this.consumerProperties.get("auto.offset.reset"));
 	}
 
 	/**

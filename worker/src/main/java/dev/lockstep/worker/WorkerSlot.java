@@ -1,6 +1,5 @@
 package dev.lockstep.worker;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 
@@ -66,7 +65,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 
 	WorkerSlot(SlotId id, WorkerSettings settings, SlotClients clients, SlotWork work,
 			FailureClassifier classifier, RecoveryPolicy recoveryPolicy, SlotMonitor monitor, RecordBudget budget,
-			InputDeadline deadline, CommittedOffsets committedOffsets, WorkerListener listener) {
+			InputDeadline deadline, WorkerListener listener) {
 		this.id = id;
 		this.settings = settings;
 		SlotFailures failures = new SlotFailures(classifier, recoveryPolicy);
@@ -82,14 +81,14 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 		this.consumers = new SlotConsumers(id, settings, clients, listener);
 		this.recovery = new SlotRecovery(id, failures, this.transaction, this.consumers, this.processing, work,
 				rewindPoints, deadline, monitor, listener, this.backOff);
-		this.commit = new SlotCommit(this.transaction, this.consumers, work, rewindPoints, committedOffsets,
-				this.invalidInput, monitor, this.backOff);
+		this.commit = new SlotCommit(this.transaction, this.consumers, work, rewindPoints, this.invalidInput,
+				monitor, this.backOff);
 		this.intake = new SlotIntake(id, failures, this.transaction, this.commit, this.invalidInput, this.recovery,
 				this.claims);
 		this.rebalance = new SlotRebalanceListener(id, this, this.transaction, this.recovery, this.processing,
 				rewindPoints, monitor, this.consumers, listener);
 		this.poller = new SlotPoller(id, deadline, this.rebalance, rewindPoints, monitor, listener,
-				this.consumers, new SlotOffsetReset(id, settings, committedOffsets, Clock.systemUTC()));
+				this.consumers);
 		monitor.inFlight(this.processing::inFlight);
 	}
 

@@ -23,9 +23,7 @@ class KafkaSlotClientsTests {
 		assertThat(new KafkaSlotClients(this.settings, slot).consumerProperties()).containsEntry("group.id", "group")
 			.containsEntry("group.instance.id", "tx-i-1")
 			.containsEntry("isolation.level", "read_committed")
-			.containsEntry("enable.auto.commit", false)
-			.as("the slot applies auto.offset.reset itself")
-			.containsEntry("auto.offset.reset", "none");
+			.containsEntry("enable.auto.commit", false);
 		assertThat(new KafkaSlotClients(this.settings, slot).producerProperties()).containsEntry("transactional.id",
 				"tx-i-1");
 	}

@@ -72,18 +72,6 @@ final class MockSlot implements AutoCloseable {
 		this.consumer.schedulePollTask(() -> this.consumer.rebalance(List.of(PARTITION)));
 	}
 
-	/**
-	 * Append records to the partition, their keys and values numbered on from the last.
-	 * @param records how many
-	 */
-	void append(int records) {
-		int first = this.consumer.log.size();
-		for (int i = first; i < first + records; i++) {
-			this.consumer.log.add(new ConsumerRecord<>(INPUT, 0, i, bytes("k" + i), bytes("v" + i)));
-		}
-		this.consumer.schedulePollTask(() -> this.consumer.updateEndOffsets(Map.of(PARTITION, (long) first + records)));
-	}
-
 	static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs) {
 		return settings(mode, sizing, codecs, Bounds.NONE);
 	}
@@ -206,8 +194,7 @@ final class MockSlot implements AutoCloseable {
 		volatile boolean failPositionOnce;
 
 		LogConsumer() {
-			// As the slot's clients build it: the slot applies auto.offset.reset itself.
-			super("none");
+			super("earliest");
 		}
 
 		@Override

@@ -48,21 +48,6 @@ class WorkerSettingsTests {
 	}
 
 	@Test
-	void autoOffsetResetIsRefusedInEveryFormKafkasConsumerWouldRefuse() {
-		for (String value : new String[] { "EARLIEST", "earliest ", "smallest", "by_duration", "by_duration:",
-				"by_duration:-PT1H", "by_duration:1h" }) {
-			assertThatIllegalArgumentException()
-				.isThrownBy(() -> worker().consumerProperties(Map.of("auto.offset.reset", value)).build())
-				.withMessage("Worker 'w': auto.offset.reset is '" + value + "': expected earliest, latest, none or "
-						+ "by_duration:<a non-negative ISO-8601 duration, PT1H>");
-		}
-		for (String value : new String[] { "earliest", "latest", "none", "by_duration:PT0S", "by_duration:P1D" }) {
-			assertThat(worker().consumerProperties(Map.of("auto.offset.reset", value)).build().offsetReset())
-				.hasToString(value);
-		}
-	}
-
-	@Test
 	void idsDefaultToTheNameAndTheGroupAndWhatIsSetWins() {
 		assertThat(worker().groupId("g").build().transactionalId()).isEqualTo("g");
 		WorkerSettings own = worker().groupId("g")

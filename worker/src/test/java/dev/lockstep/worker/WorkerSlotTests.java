@@ -3,7 +3,6 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -14,7 +13,6 @@ import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -129,34 +127,6 @@ class WorkerSlotTests {
 		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("tx-i-0 took over"));
 		assertThat(this.slot.producers).hasSize(1);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEmpty();
-	}
-
-	@Test
-	void partitionTheGroupReportsUncommittedAfterThisProcessCommittedItWaitsForItsOffsetInsteadOfStartingOver() {
-		this.slot = new MockSlot(10);
-		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
-				MockSlot.strings()), RecordProcessor.of(WorkerSlotTests::upper));
-		await().atMost(WAIT).until(() -> this.slot.committedOffset() == 10);
-		// A broker restart: the group rejoins, and its coordinator answers that the
-		// partition has no committed offset (the mock consumer knows no offset the
-		// transactions committed).
-		this.slot.consumer.schedulePollTask(() -> {
-			this.slot.consumer.rebalance(List.of());
-			this.slot.consumer.rebalance(List.of(MockSlot.PARTITION));
-		});
-		await().atMost(WAIT)
-			.until(() -> worker.state().status() == WorkerStatus.STALLED
-					|| this.slot.committed(MockSlot.OUTPUT).size() > 10);
-		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
-		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error
-			.contains("reported no committed offset for [in-0], though this process committed {in-0=10}"));
-		// The group answers with the offset again; new input follows it exactly once.
-		this.slot.consumer.schedulePollTask(() -> this.slot.consumer
-			.commitSync(Map.of(MockSlot.PARTITION, new OffsetAndMetadata(10))));
-		this.slot.append(5);
-		await().atMost(WAIT).until(() -> this.slot.committedOffset() == 15);
-		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(15));
-		await().atMost(WAIT).until(() -> worker.state().status() == WorkerStatus.RUNNING);
 	}
 
 	@Test
