@@ -150,6 +150,14 @@ class CompatibilityMatrixTests {
 					"group.consumer.min.heartbeat.interval.ms", "1000"));
 		}
 
+		/**
+		 * Whether the row's broker keeps every committed transaction readable across a
+		 * restart: not Kafka 4.4.0's (BrokerCrashDurabilityTests, docs/compatibility.md).
+		 */
+		boolean keepsCommitsAcrossRestarts() {
+			return !this.release.equals("4.4");
+		}
+
 		/** The workers' group protocol in this row. */
 		GroupType groupProtocol() {
 			return this.groupProtocol;
@@ -214,9 +222,14 @@ class CompatibilityMatrixTests {
 	@DisabledIfSystemProperty(named = FULL, matches = "true", disabledReason = "-Pmatrix runs each scenario on its own")
 	void faultsOneAfterAnother(Cluster cluster, @TempDir Path workDir) throws Exception {
 		// Kills: the worker's and the broker's; restarts: every worker started (the storm's,
-		// the one the broker restarts under, the second instance) and the broker.
-		run(cluster, "faults", QUICK_RECORDS, QUICK_KILLS + 1, QUICK_KILLS + 4, workDir, (pipeline,
-				broker) -> FaultScenarios.oneAfterAnother(pipeline, broker, workDir, QUICK_RECORDS, QUICK_KILLS));
+		// the one the broker restarts under, the second instance) and the broker. A Kafka 4.4.0
+		// broker loses committed transactions across a restart (BrokerCrashDurabilityTests):
+		// its rows restart no broker here, and the broker restart rows of -Pmatrix show it.
+		boolean restartBroker = cluster.keepsCommitsAcrossRestarts();
+		int brokerKills = restartBroker ? 1 : 0;
+		run(cluster, "faults", QUICK_RECORDS, QUICK_KILLS + brokerKills, QUICK_KILLS + 3 + brokerKills, workDir,
+				(pipeline, broker) -> FaultScenarios.oneAfterAnother(pipeline, broker, workDir, QUICK_RECORDS,
+						QUICK_KILLS, restartBroker));
 	}
 
 	@ParameterizedTest(name = "{0}")

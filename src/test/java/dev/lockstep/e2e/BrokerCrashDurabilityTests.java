@@ -1,0 +1,173 @@
+package dev.lockstep.e2e;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import dev.lockstep.test.kafka.KafkaBrokerProcess;
+import dev.lockstep.test.kafka.KafkaBrokerSpec;
+import dev.lockstep.test.kafka.KafkaRelease;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The broker's side of exactly-once, without Lockstep: every transaction a producer was
+ * told is committed is read, once, by a {@code read_committed} consumer after the broker
+ * is SIGKILLed right after the commit and restarted. Each record's value is its sequence
+ * number; six rounds of five transactions of 1,000 records, a new producer of the same
+ * transactional id each round. Prints one {@code E2E broker-crash-durability[<release>]}
+ * line. Kafka 4.4.0 fails it (docs/compatibility.md, "Kafka 4.4 brokers after a crash"):
+ * the reason the broker restart rows on Kafka 4.4 can repeat output.
+ */
+@Tag("matrix")
+class BrokerCrashDurabilityTests {
+
+	private static final String TOPIC = "durability";
+
+	private static final int ROUNDS = 6;
+
+	private static final int TRANSACTIONS = 5;
+
+	private static final int RECORDS = 1_000;
+
+	@ParameterizedTest(name = "Kafka {0}")
+	@ValueSource(strings = { "3.9", "4.1", "4.4" })
+	void everyTransactionCommittedBeforeASigkillIsReadOnceAfterTheRestart(String release) throws Exception {
+		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named(release));
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
+			try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+				admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+			}
+			long committed = 0;
+			List<String> rounds = new ArrayList<>();
+			List<String> deviations = new ArrayList<>();
+			for (int round = 1; round <= ROUNDS; round++) {
+				committed = commitThenCrash(broker, committed);
+				broker.restart();
+				String state = awaitExact(broker, committed);
+				rounds.add(state);
+				if (!state.startsWith("exact")) {
+					deviations.add("round " + round + ": " + state);
+				}
+			}
+			String line = "E2E broker-crash-durability[" + spec.describe() + "]: rounds=" + ROUNDS + " transactions="
+					+ ROUNDS * TRANSACTIONS + " records=" + committed + " " + rounds;
+			System.out.println(line);
+			// Each round goes on from what was committed, so a deviation shows once, in its round
+			// and in every later one until it heals: the rounds say both.
+			assertThat(deviations).as(line).isEmpty();
+		}
+	}
+
+	/**
+	 * Read until every committed record is read once, for up to 30 s.
+	 * @return {@code exact after 1.6s}, or what was read then
+	 */
+	private static String awaitExact(KafkaBrokerProcess broker, long committed) {
+		long started = System.nanoTime();
+		long deadline = started + Duration.ofSeconds(30).toNanos();
+		String expected = describe(exact(committed), committed);
+		String state;
+		do {
+			state = describe(readCommitted(broker), committed);
+			if (state.equals(expected)) {
+				return String.format("exact after %.1fs", (System.nanoTime() - started) / 1e9);
+			}
+		}
+		while (System.nanoTime() < deadline);
+		return state + " after 30s";
+	}
+
+	/** Commit five transactions with a new producer, then SIGKILL the broker at once. */
+	private static long commitThenCrash(KafkaBrokerProcess broker, long first) {
+		Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+				ProducerConfig.TRANSACTIONAL_ID_CONFIG, "durability-tx", ProducerConfig.ACKS_CONFIG, "all",
+				ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000);
+		long next = first;
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+				new ByteArraySerializer())) {
+			producer.initTransactions();
+			for (int transaction = 0; transaction < TRANSACTIONS; transaction++) {
+				producer.beginTransaction();
+				for (int i = 0; i < RECORDS; i++) {
+					producer.send(new ProducerRecord<>(TOPIC, ByteBuffer.allocate(8).putLong(next++).array()));
+				}
+				producer.commitTransaction();
+			}
+			broker.kill();
+			producer.close(Duration.ZERO);
+		}
+		return next;
+	}
+
+	/** How often each sequence number is read, up to the partition's end. */
+	private static Map<Long, Integer> readCommitted(KafkaBrokerProcess broker) {
+		Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+				ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+		TopicPartition partition = new TopicPartition(TOPIC, 0);
+		Map<Long, Integer> read = new TreeMap<>();
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+				new ByteArrayDeserializer())) {
+			consumer.assign(List.of(partition));
+			consumer.seekToBeginning(List.of(partition));
+			long end = consumer.endOffsets(List.of(partition)).get(partition);
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (consumer.position(partition) < end && System.nanoTime() < deadline) {
+				for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+					read.merge(ByteBuffer.wrap(record.value()).getLong(), 1, Integer::sum);
+				}
+			}
+		}
+		return read;
+	}
+
+	private static Map<Long, Integer> exact(long count) {
+		Map<Long, Integer> exact = new TreeMap<>();
+		for (long sequence = 0; sequence < count; sequence++) {
+			exact.put(sequence, 1);
+		}
+		return exact;
+	}
+
+	/** Which committed transactions are missing or read twice: {@code missing [4000-4999] twice []}. */
+	private static String describe(Map<Long, Integer> read, long committed) {
+		List<String> missing = new ArrayList<>();
+		List<String> twice = new ArrayList<>();
+		for (long transaction = 0; transaction * RECORDS < committed; transaction++) {
+			long from = transaction * RECORDS;
+			long to = from + RECORDS - 1;
+			boolean absent = true;
+			boolean repeated = false;
+			for (long sequence = from; sequence <= to; sequence++) {
+				Integer times = read.get(sequence);
+				absent &= times == null;
+				repeated |= times != null && times > 1;
+			}
+			if (absent) {
+				missing.add(from + "-" + to);
+			}
+			if (repeated) {
+				twice.add(from + "-" + to);
+			}
+		}
+		return "missing " + missing + " twice " + twice + " read " + read.size() + " of " + committed;
+	}
+
+}
