@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is SIGKILLed right after the commit and restarted. Each record's value is its sequence
  * number; six rounds of five transactions of 1,000 records, a new producer of the same
  * transactional id each round. Prints one {@code E2E broker-crash-durability[<release>]}
- * line. Kafka 4.4.0 fails it (docs/compatibility.md, "Kafka 4.4 brokers after a crash"):
+ * line. Kafka 4.4.0 fails it (docs/compatibility.md, "Kafka 4.4 brokers after a restart"):
  * the reason the broker restart rows on Kafka 4.4 can repeat output.
  */
 @Tag("matrix")
