@@ -223,7 +223,7 @@ class CompatibilityMatrixTests {
 	void faultsOneAfterAnother(Cluster cluster, @TempDir Path workDir) throws Exception {
 		// Kills: the worker's and the broker's; restarts: every worker started (the storm's,
 		// the one the broker restarts under, the second instance) and the broker. A Kafka 4.4.0
-		// broker loses committed transactions across a restart (BrokerCrashDurabilityTests):
+		// broker holds back committed transactions across a restart (BrokerCrashDurabilityTests):
 		// its rows restart no broker here, and the broker restart rows of -Pmatrix show it.
 		boolean restartBroker = cluster.keepsCommitsAcrossRestarts();
 		int brokerKills = restartBroker ? 1 : 0;

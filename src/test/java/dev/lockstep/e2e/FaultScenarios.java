@@ -115,7 +115,7 @@ final class FaultScenarios {
 	 * @param records how many orders in all
 	 * @param kills how many times the worker is killed
 	 * @param restartBroker whether the broker is killed and restarted (not on a line whose
-	 * broker loses committed transactions across a restart: BrokerCrashDurabilityTests)
+	 * broker holds back committed transactions across a restart: BrokerCrashDurabilityTests)
 	 */
 	static void oneAfterAnother(OrderPipeline pipeline, KafkaBrokerProcess broker, Path workDir, int records,
 			int kills, boolean restartBroker) throws Exception {
