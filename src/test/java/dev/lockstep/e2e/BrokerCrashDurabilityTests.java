@@ -51,7 +51,8 @@ class BrokerCrashDurabilityTests {
 
 	@ParameterizedTest(name = "Kafka {0}")
 	@ValueSource(strings = { "3.9", "4.1", "4.4" })
-	@EnabledIfSystemProperty(named = "lockstep.e2e.matrix.full", matches = "true", disabledReason = "under -Pmatrix only")
+	@EnabledIfSystemProperty(named = CompatibilityMatrixTests.FULL, matches = "true",
+			disabledReason = "under -Pmatrix only")
 	void everyTransactionCommittedBeforeASigkillIsReadOnceAfterTheRestart(String release) throws Exception {
 		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named(release));
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {

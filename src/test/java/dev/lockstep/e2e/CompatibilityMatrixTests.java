@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("matrix")
 class CompatibilityMatrixTests {
 
-	private static final String FULL = "lockstep.e2e.matrix.full";
+	static final String FULL = "lockstep.e2e.matrix.full";
 
 	private static final int KILL_STORM_RECORDS = 100_000;
 
