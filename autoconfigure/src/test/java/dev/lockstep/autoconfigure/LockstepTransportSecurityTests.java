@@ -1,5 +1,6 @@
 package dev.lockstep.autoconfigure;
 
+import dev.lockstep.autoconfigure.health.LockstepHealthContributorAutoConfiguration;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationFailureAnalyzerAccess;
 import dev.lockstep.worker.ValueTransformer;
@@ -15,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code lockstep.security.require-encryption} covers every client Lockstep builds: each
  * worker's consumer and producer, the named producers, the listener containers' consumer
- * and producer, and every registry URL; and a registry URL is never echoed with its
+ * and producer, the Kafka health indicator's admin client, Spring's {@code KafkaAdmin}
+ * creating {@code lockstep.topics}, and every registry URL; and a registry URL is never echoed with its
  * password.
  */
 class LockstepTransportSecurityTests {
@@ -88,6 +90,31 @@ class LockstepTransportSecurityTests {
 		this.runner.withPropertyValues("spring.kafka.producer.bootstrap-servers=" + REMOTE_PLAINTEXT)
 			.run((context) -> assertRefused(context.getStartupFailure(), "spring.kafka.producer.bootstrap-servers",
 					"listener containers' producer"));
+	}
+
+	@Test
+	void plaintextAdminOfTheKafkaHealthIndicatorIsRefusedThoughTheOtherClientsUseTls() {
+		ApplicationContextRunner withHealth = this.runner
+			.withConfiguration(AutoConfigurations.of(LockstepHealthContributorAutoConfiguration.class))
+			.withPropertyValues("spring.kafka.bootstrap-servers=kafka.example:9093",
+					"spring.kafka.consumer.security.protocol=SSL", "spring.kafka.producer.security.protocol=SSL");
+		withHealth.run((context) -> assertRefused(context.getStartupFailure(), "spring.kafka.bootstrap-servers",
+				"the Kafka health indicator's admin client"));
+		withHealth.withPropertyValues("spring.kafka.admin.security.protocol=SSL")
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("kafkaHealthIndicator"));
+	}
+
+	@Test
+	void plaintextAdminCreatingLockstepTopicsIsRefusedThoughTheOtherClientsUseTls() {
+		ApplicationContextRunner withTopics = this.runner
+			.withConfiguration(AutoConfigurations.of(LockstepTopicsAutoConfiguration.class))
+			.withPropertyValues("spring.kafka.bootstrap-servers=kafka.example:9093",
+					"spring.kafka.consumer.security.protocol=SSL", "spring.kafka.producer.security.protocol=SSL",
+					"lockstep.topics.orders.partitions=1");
+		withTopics.run((context) -> assertRefused(context.getStartupFailure(), "spring.kafka.bootstrap-servers",
+				"Spring's KafkaAdmin"));
+		withTopics.withPropertyValues("spring.kafka.admin.security.protocol=SSL")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 
 import org.springframework.core.log.LogAccessor;
 
@@ -66,6 +67,37 @@ final class SlotConsumers {
 	 * @return whether the consumer was replaced
 	 */
 	boolean replaceRefused() {
+		// Not a member: there is nothing to leave, and no reason to wait.
+		return replace(CloseOptions.timeout(Duration.ZERO));
+	}
+
+	/**
+	 * Replace the current consumer, which was told it may not read one of the worker's
+	 * topics, with a new one that asks the cluster again, and close it as a member (a
+	 * dynamic member leaves, so the group need not wait for it).
+	 * @return whether the consumer was replaced
+	 */
+	boolean replaceDenied() {
+		return replace(CloseOptions.timeout(this.settings.shutdownTimeout()));
+	}
+
+	/**
+	 * Return whether a failure says the slot's consumer may not read one of the worker's
+	 * topics.
+	 * @param failure the failure
+	 * @return whether an input topic was denied
+	 */
+	boolean deniedAnInput(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof TopicAuthorizationException denied
+					&& denied.unauthorizedTopics().stream().anyMatch(this.settings.sourceTopics()::contains)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private boolean replace(CloseOptions closeReplaced) {
 		Consumer<byte[], byte[]> replacement;
 		try {
 			replacement = subscribed();
@@ -74,8 +106,7 @@ final class SlotConsumers {
 			logger.warn(() -> this.id + " could not create a new consumer, retrying: " + ex);
 			return false;
 		}
-		// Not a member: there is nothing to leave, and no reason to wait.
-		close(this.current, CloseOptions.timeout(Duration.ZERO));
+		close(this.current, closeReplaced);
 		this.current = replacement;
 		logger.info(() -> this.id + " joining the group again with a new consumer");
 		return true;

@@ -3,6 +3,7 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -13,8 +14,8 @@ import org.springframework.core.log.LogAccessor;
 /**
  * A slot's polls and what each one tells: the rewind point of every partition it read,
  * the input deadline of a one-shot run (shared by the worker's slots), a quiet slot, and the lag of every assigned
- * partition (read on every poll: an empty poll is what moves past a final commit
- * marker). An operator's pause pauses the slot's partitions.
+ * partition from its first uncommitted record (read on every poll: an empty poll is what
+ * moves past a final commit marker). An operator's pause pauses the slot's partitions.
  */
 final class SlotPoller {
 
@@ -112,11 +113,22 @@ final class SlotPoller {
 		logger.info(() -> this.id + (pause ? " paused" : " resumed"));
 	}
 
+	/**
+	 * Each assigned partition's lag from its first uncommitted record, not from the
+	 * consumer's position: records read but not committed yet (or failing again and again)
+	 * are still to do, as the group's committed offsets tell an operator or an autoscaler.
+	 */
 	private Map<TopicPartition, Long> lag() {
 		Consumer<byte[], byte[]> consumer = this.consumers.current();
 		Map<TopicPartition, Long> lag = new HashMap<>();
 		for (TopicPartition partition : consumer.assignment()) {
-			consumer.currentLag(partition).ifPresent((behind) -> lag.put(partition, behind));
+			OptionalLong pastPosition = consumer.currentLag(partition);
+			if (pastPosition.isPresent()) {
+				Long point = this.rewindPoints.points().get(partition);
+				// Known without a request: the lag above needs the position.
+				long readUncommitted = (point != null) ? Math.max(0, consumer.position(partition) - point) : 0;
+				lag.put(partition, pastPosition.getAsLong() + readUncommitted);
+			}
 		}
 		return lag;
 	}

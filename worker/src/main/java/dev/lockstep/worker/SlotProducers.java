@@ -41,7 +41,9 @@ final class SlotProducers {
 	 * Create and initialise a producer. Every failure is retried after a back-off until the
 	 * slot stops (a broker restarting, credentials or ACLs being rolled out, a fence by a
 	 * concurrent initialisation), except one that retrying cannot change
-	 * ({@link FailureClassifier#isPermanent(Throwable)}): that fails the slot.
+	 * ({@link FailureClassifier#isPermanent(Throwable)}): that fails the slot. A timeout is
+	 * retried by the same producer; after any other failure Kafka's producer keeps it for
+	 * good (authentication, authorization, a fence), so a new producer tries again.
 	 * @return the initialised producer, or {@code null} when waiting ended first (the slot
 	 * was asked to stop, or its thread was interrupted)
 	 * @throws SlotFailure FAILED for a failure retrying cannot change
@@ -58,7 +60,8 @@ final class SlotProducers {
 			catch (RuntimeException ex) {
 				FailureCategory category = this.failures.categorize(ex);
 				String reason = FailureClassifier.describe(ex);
-				this.monitor.error("Producer initialisation failed (" + category + "): " + reason);
+				this.monitor.error("Producer initialisation failed (" + category + "), transactional id "
+						+ this.id.transactionalId() + ": " + reason);
 				if (FailureClassifier.isPermanent(ex) || this.backOff.isStopped()) {
 					created.close(Duration.ZERO);
 					if (this.backOff.isStopped()) {
@@ -73,6 +76,10 @@ final class SlotProducers {
 					lastReason = reason;
 				}
 				this.backOff.await();
+				if (category != FailureCategory.RETRIABLE && !this.backOff.isStopped()) {
+					created.close(Duration.ZERO);
+					created = this.clients.newProducer();
+				}
 			}
 		}
 	}

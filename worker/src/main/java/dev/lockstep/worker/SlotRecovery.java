@@ -60,18 +60,27 @@ final class SlotRecovery {
 	 */
 	void recover(Exception failure) {
 		FailureCategory category = this.failures.categorize(failure);
-		this.monitor.error(category + " after " + failure);
+		// The root cause first: Kafka's clients wrap many errors in a generic error state.
+		String cause = FailureClassifier.describe(failure);
+		this.monitor.error(category + " after " + cause);
 		this.listener.recovered(this.id.worker(), this.id.index(), category);
-		logger.warn(() -> this.id + " recovering (" + category + ") from " + failure);
+		logger.warn(() -> this.id + " recovering (" + category + ") from " + cause);
 		this.monitor.failed();
 		switch (category) {
 			case FENCED -> this.transaction.fenced(failure);
-			case FATAL -> this.transaction.replaceProducer();
+			case FATAL -> {
+				this.transaction.replaceProducer();
+				// A consumer told it may not read an input topic keeps that answer until its
+				// metadata expires (metadata.max.age.ms, 5 min by default): a new one asks again.
+				if (this.consumers.deniedAnInput(failure)) {
+					replaceConsumer(true);
+				}
+			}
 			case REJOIN -> {
 				this.transaction.abort();
 				// A consumer refused again and again never polls: the input deadline counts here.
 				this.deadline.check();
-				replaceConsumer();
+				replaceConsumer(false);
 			}
 			default -> this.transaction.abort();
 		}
@@ -115,14 +124,14 @@ final class SlotRecovery {
 	}
 
 	/**
-	 * Replace a consumer whose membership the group refused (it holds no partitions): the
-	 * new one joins after the back-off.
+	 * Replace the slot's consumer: one whose membership the group refused (it holds no
+	 * partitions), or one denied an input topic; the new one joins after the back-off.
 	 */
-	private void replaceConsumer() {
+	private void replaceConsumer(boolean denied) {
 		if (this.backOff.isStopRequested()) {
 			return;
 		}
-		if (!this.consumers.replaceRefused()) {
+		if (!(denied ? this.consumers.replaceDenied() : this.consumers.replaceRefused())) {
 			this.monitor.error("A new consumer could not be created");
 			return;
 		}

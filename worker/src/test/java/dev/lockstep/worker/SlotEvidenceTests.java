@@ -7,9 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.InvalidTxnTimeoutException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.errors.UnknownServerException;
@@ -141,33 +143,52 @@ class SlotEvidenceTests {
 		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
 		assertThat(this.slot.producers).hasSize(1);
 		assertThat(this.slot.slot().recentErrors()).anyMatch(
-				(error) -> error.contains(" ABORTABLE after org.apache.kafka.common.errors.ProducerFencedException"));
+				(error) -> error.contains(" ABORTABLE after ProducerFencedException: the processor's audit producer"));
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
 	}
 
 	@Test
-	void initialisationFailuresThatMayPassAreRetriedUntilTheyDo() {
+	void initialisationFailuresThatMayPassAreRetriedByANewProducerUntilTheyDo() {
 		for (RuntimeException failure : List.of(
 				new TransactionalIdAuthorizationException("Transactional Id authorization failed."),
+				new SaslAuthenticationException("Authentication failed due to invalid credentials"),
 				new UnknownServerException("The server experienced an unexpected error"),
 				new ProducerFencedException("a concurrent initialisation"))) {
 			this.slot = new MockSlot(5);
-			this.slot.initFailures.add(failure);
+			// Kafka's producer keeps such a failure for good: until the ACL is granted (the
+			// password rotated, the server recovered, the other initialisation done) every
+			// new producer fails too.
+			for (int attempt = 0; attempt < 3; attempt++) {
+				this.slot.initFailures.add(failure);
+			}
 			Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
 					new TransactionSizing(100, Duration.ofMillis(20)), MockSlot.strings()),
 					RecordProcessor.of(SlotEvidenceTests::upper));
-			await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
-				.filter((error) -> error.contains("Producer initialisation failed")
-						&& error.contains(failure.getClass().getSimpleName()))
-				.count() >= 3);
-			assertThat(worker.state().status()).isEqualTo(WorkerStatus.STARTING);
-			// The ACL granted, the server recovered, the other initialisation done.
-			this.slot.producer().initTransactionException = null;
 			await().atMost(WAIT).until(() -> worker.state().committedRecords() == 5);
+			assertThat(this.slot.slot().recentErrors()).filteredOn((error) -> error.contains(
+					"Producer initialisation failed") && error.contains(failure.getClass().getSimpleName())).hasSize(3);
+			assertThat(this.slot.producers).hasSize(4);
+			assertThat(this.slot.producers.subList(0, 3)).allMatch(MockProducer::closed);
 			assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
 			assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(5));
 			this.slot.close();
 		}
+	}
+
+	@Test
+	void anInitialisationThatTimedOutIsRetriedByTheSameProducer() {
+		this.slot = new MockSlot(5);
+		this.slot.initFailures.add(new TimeoutException("Timeout expired after 60000ms while awaiting InitProducerId"));
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
+				MockSlot.strings()), RecordProcessor.of(SlotEvidenceTests::upper));
+		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
+			.filter((error) -> error.contains("Producer initialisation failed (RETRIABLE)"))
+			.count() >= 2);
+		// The coordinator answers at last.
+		this.slot.producer().initTransactionException = null;
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 5);
+		assertThat(this.slot.producers).hasSize(1);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(5));
 	}
 
 	@Test

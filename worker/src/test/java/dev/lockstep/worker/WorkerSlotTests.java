@@ -3,6 +3,7 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -17,6 +18,7 @@ import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
@@ -60,6 +62,23 @@ class WorkerSlotTests {
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 20);
 		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(20));
 		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("ABORTABLE"));
+	}
+
+	@Test
+	void aRecordFailingAgainAndAgainKeepsTheLagOfEveryUncommittedRecord() {
+		this.slot = new MockSlot(10);
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
+				MockSlot.strings()), RecordProcessor.of((String value) -> {
+					if (value.equals("v7")) {
+						throw new IllegalStateException("pricing service down");
+					}
+					return value.toUpperCase(Locale.ROOT);
+				}));
+		// Every record is read on each attempt, none committed: the lag is all ten of them.
+		await().atMost(WAIT)
+			.until(() -> this.slot.slot().recentErrors().stream().filter((error) -> error.contains("ABORTABLE")).count() >= 2);
+		assertThat(this.slot.slot().lag()).containsEntry(MockSlot.PARTITION.toString(), 10L);
+		assertThat(worker.state().committedRecords()).isZero();
 	}
 
 	@Test
@@ -141,6 +160,30 @@ class WorkerSlotTests {
 		assertThat(refused.closed()).isTrue();
 		assertThat(this.slot.slot().recentErrors()).anyMatch((error) -> error.contains("REJOIN after"));
 		assertThat(this.slot.producers).hasSize(1);
+		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
+	}
+
+	@Test
+	void aConsumerDeniedAnInputTopicIsReplacedByOneThatAsksTheClusterAgain() {
+		this.slot = new MockSlot(10);
+		// Kafka's consumer keeps the denial until its metadata expires: only a new one sees a grant.
+		MockConsumer<byte[], byte[]> denied = new MockConsumer<>("earliest") {
+
+			@Override
+			public synchronized ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+				throw new TopicAuthorizationException(Set.of(MockSlot.INPUT));
+			}
+
+		};
+		this.slot.earlierConsumers.add(denied);
+		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(5)),
+				MockSlot.strings()), RecordProcessor.of(WorkerSlotTests::upper));
+		await().atMost(WAIT).until(() -> this.slot.committed(MockSlot.OUTPUT).size() == 10);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).isEqualTo(this.slot.expected(10));
+		assertThat(denied.closed()).isTrue();
+		assertThat(this.slot.slot().recentErrors())
+			.anyMatch((error) -> error.contains("FATAL after TopicAuthorizationException")
+					&& error.contains(MockSlot.INPUT));
 		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
 	}
 

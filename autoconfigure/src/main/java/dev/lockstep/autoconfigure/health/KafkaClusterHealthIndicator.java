@@ -12,6 +12,7 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import org.springframework.boot.health.contributor.Health;
@@ -20,7 +21,8 @@ import org.springframework.boot.health.contributor.Health;
  * Kafka health: the cluster answers {@code describeCluster} within a bounded time (node
  * count, cluster id and its finalized features as details), and the transaction state
  * log has a leader for every partition, since transactional workers cannot commit
- * without one. Checked in the background: a health request answers within a bounded time
+ * without one (checked when the client may describe that topic, which a worker's least
+ * privilege does not grant). Checked in the background: a health request answers within a bounded time
  * with the broker down.
  */
 public class KafkaClusterHealthIndicator extends BackgroundHealthIndicator {
@@ -79,10 +81,18 @@ public class KafkaClusterHealthIndicator extends BackgroundHealthIndicator {
 			}
 		}
 		catch (ExecutionException ex) {
-			if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
+			if (ex.getCause() instanceof TopicAuthorizationException) {
+				// A worker's least privilege does not include it: the workers' own health
+				// says whether their transactions commit.
+				builder.withDetail("transactionStateLog",
+						"not checked (DESCRIBE on topic " + TRANSACTION_STATE_LOG + " not granted)");
+			}
+			else if (ex.getCause() instanceof UnknownTopicOrPartitionException) {
+				builder.withDetail("transactionStateLog", "not created yet (created by the first transaction)");
+			}
+			else {
 				throw ex;
 			}
-			builder.withDetail("transactionStateLog", "not created yet (created by the first transaction)");
 		}
 		builder.up();
 	}

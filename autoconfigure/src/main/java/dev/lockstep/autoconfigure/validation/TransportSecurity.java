@@ -20,7 +20,9 @@ import org.springframework.core.log.LogAccessor;
  * Plaintext to a non-loopback broker or registry logs a warning, or stops start-up when
  * {@code lockstep.security.require-encryption=true}. Every client Lockstep builds is
  * checked with its own effective properties: each worker's consumer and producer, the
- * named producers, the listener containers' consumer and producer, and every registry URL.
+ * named producers, the listener containers' consumer and producer, the Kafka health
+ * indicator's admin client, Spring's {@code KafkaAdmin} where it creates Lockstep's topics,
+ * and every registry URL.
  */
 public final class TransportSecurity {
 

@@ -35,6 +35,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class TestKafka implements AutoCloseable {
 
+	private static final Duration LEADERS_TIMEOUT = Duration.ofSeconds(30);
+
 	private final KafkaBroker broker;
 
 	/**
@@ -55,7 +57,8 @@ public final class TestKafka implements AutoCloseable {
 	}
 
 	/**
-	 * Create topics that do not exist yet (one replica each).
+	 * Create topics that do not exist yet (one replica each), returning once the brokers
+	 * lead every partition of them.
 	 * @param topics the topic names
 	 * @param partitions the partitions of each
 	 */
@@ -76,10 +79,35 @@ public final class TestKafka implements AutoCloseable {
 					}
 				}
 			}
+			// The controller has them; a producer sending before a broker leads a partition
+			// can see its first batch refused and a later one taken (records lost to an
+			// idempotent producer's out-of-order retries).
+			long deadline = System.nanoTime() + LEADERS_TIMEOUT.toNanos();
+			while (!led(admin, topics)) {
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException("Topics " + topics + " without a leader after " + LEADERS_TIMEOUT);
+				}
+				Thread.sleep(20);
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static boolean led(Admin admin, Collection<String> topics) throws InterruptedException {
+		try {
+			return admin.describeTopics(topics)
+				.allTopicNames()
+				.get()
+				.values()
+				.stream()
+				.allMatch((topic) -> topic.partitions().stream().allMatch((partition) -> partition.leader() != null));
+		}
+		catch (ExecutionException ex) {
+			// Not known to the broker answering yet.
+			return false;
 		}
 	}
 
