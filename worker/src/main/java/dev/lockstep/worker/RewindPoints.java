@@ -2,9 +2,11 @@ package dev.lockstep.worker;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -20,16 +22,34 @@ final class RewindPoints {
 
 	private final Map<TopicPartition, Long> points = new HashMap<>();
 
+	// The offset after the last record each partition returned: how far its input was read.
+	private final Map<TopicPartition, Long> readUpTo = new HashMap<>();
+
 	/**
-	 * Record where each partition of a poll begins, for partitions without a point.
+	 * Record where each partition of a poll begins, for partitions without a point, and
+	 * how far each was read.
 	 * @param records the records a poll returned
 	 */
 	void polled(ConsumerRecords<?, ?> records) {
 		for (TopicPartition partition : records.partitions()) {
+			List<? extends ConsumerRecord<?, ?>> returned = records.records(partition);
 			if (!this.points.containsKey(partition)) {
-				this.points.put(partition, records.records(partition).get(0).offset());
+				this.points.put(partition, returned.get(0).offset());
 			}
+			this.readUpTo.put(partition, returned.get(returned.size() - 1).offset() + 1);
 		}
+	}
+
+	/**
+	 * Return how many offsets of a partition were read and not committed yet (commit
+	 * markers between its records included): the records a rewind would read again.
+	 * @param partition the partition
+	 * @return the offsets from its point to the last record read, 0 when none
+	 */
+	long readUncommitted(TopicPartition partition) {
+		Long point = this.points.get(partition);
+		Long read = this.readUpTo.get(partition);
+		return (point != null && read != null) ? Math.max(0, read - point) : 0;
 	}
 
 	/**
@@ -47,6 +67,7 @@ final class RewindPoints {
 	 */
 	void assigned(TopicPartition partition, long position) {
 		this.points.put(partition, position);
+		this.readUpTo.remove(partition);
 	}
 
 	/**
@@ -64,10 +85,11 @@ final class RewindPoints {
 
 	void forget(TopicPartition partition) {
 		this.points.remove(partition);
+		this.readUpTo.remove(partition);
 	}
 
 	void revoked(Collection<TopicPartition> partitions) {
-		partitions.forEach(this.points::remove);
+		partitions.forEach(this::forget);
 	}
 
 	/**
@@ -80,6 +102,7 @@ final class RewindPoints {
 			Long point = this.points.get(partition);
 			if (point != null) {
 				consumer.seek(partition, point);
+				this.readUpTo.remove(partition);
 			}
 		}
 	}

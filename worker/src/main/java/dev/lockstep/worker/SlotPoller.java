@@ -124,10 +124,7 @@ final class SlotPoller {
 		for (TopicPartition partition : consumer.assignment()) {
 			OptionalLong pastPosition = consumer.currentLag(partition);
 			if (pastPosition.isPresent()) {
-				Long point = this.rewindPoints.points().get(partition);
-				// Known without a request: the lag above needs the position.
-				long readUncommitted = (point != null) ? Math.max(0, consumer.position(partition) - point) : 0;
-				lag.put(partition, pastPosition.getAsLong() + readUncommitted);
+				lag.put(partition, pastPosition.getAsLong() + this.rewindPoints.readUncommitted(partition));
 			}
 		}
 		return lag;
