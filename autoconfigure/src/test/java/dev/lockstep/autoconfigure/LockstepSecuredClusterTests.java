@@ -13,6 +13,7 @@ import java.util.UUID;
 import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.test.context.TestKafka;
 import dev.lockstep.test.kafka.SecuredKafkaBroker;
+import dev.lockstep.test.kafka.TestCertificates;
 import dev.lockstep.worker.InvalidRecordException;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.SlotState;
@@ -75,7 +76,9 @@ class LockstepSecuredClusterTests {
 
 	@AfterAll
 	static void stop() {
-		kafka.close();
+		if (kafka != null) {
+			kafka.close();
+		}
 	}
 
 	@Test
@@ -88,7 +91,21 @@ class LockstepSecuredClusterTests {
 	}
 
 	@Test
-	void workerOverMutualTlsWithLeastPrivilegeIsExact() {
+	void workerOverOAuthBearerWithLeastPrivilegeIsExact() {
+		Names names = new Names("oauth");
+		broker.grant(names.leastPrivilege("oauth-normalizer"));
+		try (ConfigurableApplicationContext context = run(names,
+				Map.of("spring.kafka.bootstrap-servers", broker.saslSslBootstrapServers(),
+						"spring.kafka.security.protocol", "SASL_SSL", "spring.kafka.properties.sasl.mechanism",
+						"OAUTHBEARER", "spring.kafka.properties.sasl.jaas.config",
+						"org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
+								+ "unsecuredLoginStringClaim_sub=\"oauth-normalizer\";"))) {
+			assertExact(context, names);
+		}
+	}
+
+	@Test
+	void workerOverMutualTlsWithLeastPrivilegeIsExact(CapturedOutput output) {
 		Names names = new Names("mtls");
 		broker.grant(names.leastPrivilege("tls-normalizer"));
 		String password = broker.certificates().password();
@@ -100,11 +117,12 @@ class LockstepSecuredClusterTests {
 						"spring.kafka.ssl.key-store-type", "PKCS12"))) {
 			assertExact(context, names);
 		}
+		assertThat(output).doesNotContain(password);
 	}
 
 	@ParameterizedTest
 	@EnumSource
-	void eachAclMissingIsNamedNothingLostAndTheWorkerGoesOnOnceGranted(Acl missing) {
+	void eachAclMissingIsNamedNothingLostAndTheWorkerGoesOnOnceGranted(Acl missing, CapturedOutput output) {
 		Names names = new Names("denied-" + missing.name().toLowerCase(Locale.ROOT).replace('_', '-'));
 		List<AclBinding> acls = names.leastPrivilege("denied");
 		AclBinding withheld = acls.get(missing.ordinal());
@@ -124,6 +142,7 @@ class LockstepSecuredClusterTests {
 			broker.grant(List.of(withheld));
 			assertExact(context, names);
 		}
+		assertThat(output).doesNotContain("denied-secret");
 	}
 
 	@Test
@@ -169,6 +188,28 @@ class LockstepSecuredClusterTests {
 		assertThat(output).doesNotContain("new-secret-4711");
 	}
 
+	@Test
+	void aBrokerCertificateOfAnotherAuthorityIsNamedAsATlsFailure() {
+		Names names = new Names("untrusted");
+		broker.grant(names.leastPrivilege("normalizer"));
+		TestCertificates other = TestCertificates.create(broker.certificates().trustStore().resolveSibling("other"),
+				"Another CA");
+		Map<String, String> connection = new LinkedHashMap<>(scram("normalizer", "normalizer-secret"));
+		connection.put("spring.kafka.ssl.trust-store-location", "file:" + other.trustStore());
+		connection.put("spring.kafka.ssl.trust-store-password", other.password());
+		long started = System.nanoTime();
+		try (ConfigurableApplicationContext context = run(names, connection)) {
+			LockstepWorkers workers = context.getBean(LockstepWorkers.class);
+			await().atMost(Duration.ofSeconds(60))
+				.untilAsserted(() -> assertThat(workers.worker(names.worker).state().slots())
+					.flatExtracting(SlotState::recentErrors)
+					.anySatisfy((error) -> assertThat(error).contains("SslAuthenticationException")));
+			System.out.printf("SECURED untrusted broker certificate named after %d ms%n",
+					Duration.ofNanos(System.nanoTime() - started).toMillis());
+			assertThat(workers.worker(names.worker).state().committedRecords()).isZero();
+		}
+	}
+
 	private static Map<String, String> scram(String user, String password) {
 		return Map.of("spring.kafka.bootstrap-servers", broker.saslSslBootstrapServers(),
 				"spring.kafka.security.protocol", "SASL_SSL", "spring.kafka.properties.sasl.mechanism",
@@ -181,12 +222,13 @@ class LockstepSecuredClusterTests {
 	private static ConfigurableApplicationContext run(Names names, Map<String, String> connection) {
 		names.createTopics();
 		names.seed();
-		Map<String, Object> properties = new LinkedHashMap<>(connection);
-		properties.putAll(names.workerProperties());
+		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.kafka.ssl.trust-store-location", "file:" + broker.certificates().trustStore());
 		properties.put("spring.kafka.ssl.trust-store-password", broker.certificates().password());
 		properties.put("spring.kafka.ssl.trust-store-type", "PKCS12");
 		properties.put("lockstep.security.require-encryption", "true");
+		properties.putAll(names.workerProperties());
+		properties.putAll(connection);
 		return new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE).properties(properties).run();
 	}
 
@@ -210,6 +252,9 @@ class LockstepSecuredClusterTests {
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(health.health(true).getStatus()).as(() -> health.health(true).toString())
 				.isEqualTo(Status.UP));
+		// A worker's least privilege does not show the transaction state log; health says so.
+		assertThat(health.health(true).getDetails()).containsEntry("transactionStateLog",
+				"not checked (DESCRIBE on topic __transaction_state not granted)");
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> workers.worker(names.worker).state().status() == WorkerStatus.RUNNING);
 	}
@@ -220,14 +265,18 @@ class LockstepSecuredClusterTests {
 		INPUT_READ, GROUP_READ, OUTPUT_WRITE, QUARANTINE_WRITE, TRANSACTIONAL_ID_WRITE;
 
 		/** What the worker's status names when this ACL is missing. */
-		String named(Names names) {
+		String[] named(Names names) {
 			return switch (this) {
-				case INPUT_READ -> "TopicAuthorizationException: Not authorized to access topics: [" + names.input + "]";
-				case GROUP_READ -> "GroupAuthorizationException: Not authorized to access group: " + names.group;
-				case OUTPUT_WRITE -> "TopicAuthorizationException: Not authorized to access topics: [" + names.output + "]";
-				case QUARANTINE_WRITE ->
-					"TopicAuthorizationException: Not authorized to access topics: [" + names.quarantine + "]";
-				case TRANSACTIONAL_ID_WRITE -> "transactional id " + names.transactionalId + "-";
+				case INPUT_READ -> new String[] {
+						"FATAL after TopicAuthorizationException: Not authorized to access topics: [" + names.input + "]" };
+				case GROUP_READ -> new String[] {
+						"FATAL after GroupAuthorizationException: Not authorized to access group: " + names.group };
+				case OUTPUT_WRITE -> new String[] {
+						"FATAL after TopicAuthorizationException: Not authorized to access topics: [" + names.output + "]" };
+				case QUARANTINE_WRITE -> new String[] { "FATAL after TopicAuthorizationException: "
+						+ "Not authorized to access topics: [" + names.quarantine + "]" };
+				case TRANSACTIONAL_ID_WRITE -> new String[] { "transactional id " + names.transactionalId + "-",
+						": TransactionalIdAuthorizationException: Transactional Id authorization failed." };
 			};
 		}
 

@@ -1,5 +1,6 @@
 package dev.lockstep.worker;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -17,6 +18,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.StaleMemberEpochException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
 import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
@@ -133,6 +135,23 @@ public final class FailureClassifier {
 			return rootText;
 		}
 		return rootText + " (" + failure.getClass().getSimpleName() + ": " + failure.getMessage() + ")";
+	}
+
+	/**
+	 * Return whether a failure, or one of its causes, says the client may not access one
+	 * of some topics.
+	 * @param failure the failure
+	 * @param topics the topics
+	 * @return whether one of them was denied
+	 */
+	public static boolean deniesAny(Throwable failure, Collection<String> topics) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof TopicAuthorizationException denied
+					&& denied.unauthorizedTopics().stream().anyMatch(topics::contains)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private FailureCategory classifyUnwrapped(Throwable cause) {

@@ -7,16 +7,15 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TopicAuthorizationException;
 
 import org.springframework.core.log.LogAccessor;
 
 /**
  * A slot's consumer over its life, and the one place that knows which consumer is current:
  * each created subscribed to the worker's topics (and announced to the listener, which
- * binds its metrics), one replacing another whose membership the group refused, and the
- * last closed leaving the group, or, for a static member that keeps its place, remaining
- * in it.
+ * binds its metrics), one replacing another whose membership the group refused or that
+ * was denied an input topic, and the last closed leaving the group, or, for a static member
+ * that keeps its place, remaining in it.
  */
 final class SlotConsumers {
 
@@ -88,13 +87,7 @@ final class SlotConsumers {
 	 * @return whether an input topic was denied
 	 */
 	boolean deniedAnInput(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (cause instanceof TopicAuthorizationException denied
-					&& denied.unauthorizedTopics().stream().anyMatch(this.settings.sourceTopics()::contains)) {
-				return true;
-			}
-		}
-		return false;
+		return FailureClassifier.deniesAny(failure, this.settings.sourceTopics());
 	}
 
 	private boolean replace(CloseOptions closeReplaced) {

@@ -49,10 +49,13 @@ final class SlotProducers {
 	 * @throws SlotFailure FAILED for a failure retrying cannot change
 	 */
 	Producer<byte[], byte[]> start() {
-		Producer<byte[], byte[]> created = this.clients.newProducer();
+		Producer<byte[], byte[]> created = null;
 		String lastReason = null;
 		while (true) {
 			try {
+				if (created == null) {
+					created = this.clients.newProducer();
+				}
 				created.initTransactions();
 				this.listener.producerCreated(this.id.worker(), this.id.index(), created);
 				return created;
@@ -63,7 +66,7 @@ final class SlotProducers {
 				this.monitor.error("Producer initialisation failed (" + category + "), transactional id "
 						+ this.id.transactionalId() + ": " + reason);
 				if (FailureClassifier.isPermanent(ex) || this.backOff.isStopped()) {
-					created.close(Duration.ZERO);
+					close(created);
 					if (this.backOff.isStopped()) {
 						return null;
 					}
@@ -76,11 +79,17 @@ final class SlotProducers {
 					lastReason = reason;
 				}
 				this.backOff.await();
-				if (category != FailureCategory.RETRIABLE && !this.backOff.isStopped()) {
-					created.close(Duration.ZERO);
-					created = this.clients.newProducer();
+				if (category != FailureCategory.RETRIABLE) {
+					close(created);
+					created = null;
 				}
 			}
+		}
+	}
+
+	private static void close(Producer<byte[], byte[]> failed) {
+		if (failed != null) {
+			failed.close(Duration.ZERO);
 		}
 	}
 

@@ -7,8 +7,8 @@ import org.springframework.core.log.LogAccessor;
 /**
  * How a slot recovers from a failure its loop caught, by the failure's
  * {@link FailureCategory}: the transaction aborted (or the producer re-initialised or
- * replaced), a refused consumer replaced, and every assigned partition rewound to its
- * first uncommitted record, after a back-off. A failure that ends the slot is thrown as a
+ * replaced), a consumer the group refused or one denied an input topic replaced, and every
+ * assigned partition rewound to its first uncommitted record, after a back-off. A failure that ends the slot is thrown as a
  * {@link SlotFailure}.
  */
 final class SlotRecovery {
@@ -69,18 +69,22 @@ final class SlotRecovery {
 		switch (category) {
 			case FENCED -> this.transaction.fenced(failure);
 			case FATAL -> {
-				this.transaction.replaceProducer();
-				// A consumer told it may not read an input topic keeps that answer until its
-				// metadata expires (metadata.max.age.ms, 5 min by default): a new one asks again.
 				if (this.consumers.deniedAnInput(failure)) {
-					replaceConsumer(true);
+					// The producer is not at fault. A consumer told it may not read an input topic
+					// keeps that answer until its metadata expires (metadata.max.age.ms, 5 min by
+					// default): a new one asks again.
+					this.transaction.abort();
+					replaceDeniedConsumer();
+				}
+				else {
+					this.transaction.replaceProducer();
 				}
 			}
 			case REJOIN -> {
 				this.transaction.abort();
 				// A consumer refused again and again never polls: the input deadline counts here.
 				this.deadline.check();
-				replaceConsumer(false);
+				replaceRefusedConsumer();
 			}
 			default -> this.transaction.abort();
 		}
@@ -124,14 +128,29 @@ final class SlotRecovery {
 	}
 
 	/**
-	 * Replace the slot's consumer: one whose membership the group refused (it holds no
-	 * partitions), or one denied an input topic; the new one joins after the back-off.
+	 * Replace a consumer whose membership the group refused (it holds no partitions): the
+	 * new one joins after the back-off.
 	 */
-	private void replaceConsumer(boolean denied) {
-		if (this.backOff.isStopRequested()) {
-			return;
+	private void replaceRefusedConsumer() {
+		if (!this.backOff.isStopRequested()) {
+			replacedConsumer(this.consumers.replaceRefused());
 		}
-		if (!(denied ? this.consumers.replaceDenied() : this.consumers.replaceRefused())) {
+	}
+
+	/**
+	 * Replace a consumer denied an input topic: the new one asks the cluster again after the
+	 * back-off. Nothing pending may be committed as the old one's partitions are revoked on
+	 * its close: those records were in the aborted transaction.
+	 */
+	private void replaceDeniedConsumer() {
+		if (!this.backOff.isStopRequested()) {
+			this.processing.discard();
+			replacedConsumer(this.consumers.replaceDenied());
+		}
+	}
+
+	private void replacedConsumer(boolean replaced) {
+		if (!replaced) {
 			this.monitor.error("A new consumer could not be created");
 			return;
 		}

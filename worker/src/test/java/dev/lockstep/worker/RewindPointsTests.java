@@ -29,9 +29,8 @@ class RewindPointsTests {
 	}
 
 	@Test
-	void aCommitOfEverythingReadLeavesNothingThoughACommitMarkerFollows() {
+	void aCommitOfEverythingReadLeavesNothingRead() {
 		this.points.assigned(PARTITION, 0);
-		// Offsets 0-9, then the input's own commit marker at 10: the consumer's position is 11.
 		this.points.polled(records(0, 10));
 		this.points.committed(Map.of(PARTITION, new OffsetAndMetadata(10)));
 		assertThat(this.points.readUncommitted(PARTITION)).isZero();

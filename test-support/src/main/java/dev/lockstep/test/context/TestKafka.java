@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -79,9 +81,9 @@ public final class TestKafka implements AutoCloseable {
 					}
 				}
 			}
-			// The controller has them; a producer sending before a broker leads a partition
-			// can see its first batch refused and a later one taken (records lost to an
-			// idempotent producer's out-of-order retries).
+			// The controller has them, the brokers may not yet: a producer seeding a topic
+			// just created saw its first batch refused (NOT_LEADER_OR_FOLLOWER), later ones
+			// taken, and the first retried out of order until its delivery timeout.
 			long deadline = System.nanoTime() + LEADERS_TIMEOUT.toNanos();
 			while (!led(admin, topics)) {
 				if (System.nanoTime() > deadline) {
@@ -100,12 +102,12 @@ public final class TestKafka implements AutoCloseable {
 		try {
 			return admin.describeTopics(topics)
 				.allTopicNames()
-				.get()
+				.get(LEADERS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
 				.values()
 				.stream()
 				.allMatch((topic) -> topic.partitions().stream().allMatch((partition) -> partition.leader() != null));
 		}
-		catch (ExecutionException ex) {
+		catch (ExecutionException | TimeoutException ex) {
 			// Not known to the broker answering yet.
 			return false;
 		}

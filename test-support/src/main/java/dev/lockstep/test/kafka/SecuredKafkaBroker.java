@@ -14,7 +14,6 @@ import dev.lockstep.kraft.FreePorts;
 import dev.lockstep.kraft.KRaftNode;
 import dev.lockstep.kraft.KRaftNodeConfig;
 import dev.lockstep.kraft.KafkaExitProcedure;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -28,7 +27,8 @@ import org.apache.kafka.common.config.SslConfigs;
 
 /**
  * A single-node KRaft broker in this JVM secured as production clusters are: a
- * {@code SASL_SSL} listener (SCRAM-SHA-256 and SCRAM-SHA-512), an {@code SSL} listener
+ * {@code SASL_SSL} listener (SCRAM-SHA-256 and SCRAM-SHA-512, and OAUTHBEARER with Kafka's
+ * unsecured token validator), an {@code SSL} listener
  * that requires a client certificate (the principal is the certificate's common name),
  * and the StandardAuthorizer, so every client but the administrator needs ACLs. Its
  * certificates come from a {@link TestCertificates} authority made for it.
@@ -36,7 +36,8 @@ import org.apache.kafka.common.config.SslConfigs;
  * {@link #bootstrapServers()} is the administration listener: plaintext on 127.0.0.1,
  * its principal ({@code User:ANONYMOUS}) a super user, for a test's own set-up and
  * checks (topics, users, ACLs, reading the output). The clients under test use
- * {@link #scramClient(String, String)} or {@link #tlsClient(String)}.
+ * {@link #scramClient(String, String)}, {@link #oauthBearerClient(String)} or
+ * {@link #tlsClient(String)}.
  */
 public final class SecuredKafkaBroker implements KafkaBroker {
 
@@ -44,6 +45,8 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 	public static final String SCRAM_MECHANISM = "SCRAM-SHA-512";
 
 	private static final String SCRAM_LOGIN = "org.apache.kafka.common.security.scram.ScramLoginModule";
+
+	private static final String OAUTHBEARER_LOGIN = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule";
 
 	private static final long ADMIN_TIMEOUT_SECONDS = 30;
 
@@ -118,9 +121,12 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 		settings.put("advertised.listeners", plaintext + secured);
 		settings.put("listener.security.protocol.map",
 				"PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,SSL:SSL," + KRaftNodeConfig.CONTROLLER_LISTENER + ":PLAINTEXT");
-		settings.put("listener.name.sasl_ssl.sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512");
+		settings.put("listener.name.sasl_ssl.sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER");
 		settings.put("listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config", SCRAM_LOGIN + " required;");
 		settings.put("listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config", SCRAM_LOGIN + " required;");
+		// Kafka's unsecured JWS validator, its default without a handler: proves a client's
+		// OAUTHBEARER wiring, not an identity provider's.
+		settings.put("listener.name.sasl_ssl.oauthbearer.sasl.jaas.config", OAUTHBEARER_LOGIN + " required;");
 		settings.put("listener.name.ssl.ssl.client.auth", "required");
 		settings.put("ssl.keystore.type", "PKCS12");
 		settings.put("ssl.keystore.location", certificates.keyStore("broker").toString());
@@ -171,8 +177,9 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 	}
 
 	/**
-	 * Create or replace a SCRAM user (SCRAM-SHA-256 and SCRAM-SHA-512), returning once
-	 * the broker knows it.
+	 * Create a SCRAM user (SCRAM-SHA-256 and SCRAM-SHA-512), or change its password,
+	 * returning once the broker knows the user (a changed password may take a moment more:
+	 * a client retrying authentication sees it).
 	 * @param name the user's name, its principal {@code User:<name>}
 	 * @param password the user's password
 	 */
@@ -240,11 +247,30 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 	 */
 	public Map<String, Object> scramClient(String user, String password) {
 		Map<String, Object> client = new LinkedHashMap<>();
-		client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, saslSslBootstrapServers());
-		client.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_SSL");
+		client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, saslSslBootstrapServers());
+		client.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_SSL");
 		client.put(SaslConfigs.SASL_MECHANISM, SCRAM_MECHANISM);
 		client.put(SaslConfigs.SASL_JAAS_CONFIG,
 				SCRAM_LOGIN + " required username=\"" + user + "\" password=\"" + password + "\";");
+		client.putAll(trust());
+		return client;
+	}
+
+	/**
+	 * Return the properties of a client over {@code SASL_SSL} with {@code OAUTHBEARER}:
+	 * Kafka's own login module with an unsecured token for a subject, which the broker's
+	 * unsecured validator accepts (the wiring of a client's OAuth configuration, without an
+	 * identity provider).
+	 * @param subject the token's subject, the client's principal {@code User:<subject>}
+	 * @return Kafka client properties, {@code bootstrap.servers} included
+	 */
+	public Map<String, Object> oauthBearerClient(String subject) {
+		Map<String, Object> client = new LinkedHashMap<>();
+		client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, saslSslBootstrapServers());
+		client.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_SSL");
+		client.put(SaslConfigs.SASL_MECHANISM, "OAUTHBEARER");
+		client.put(SaslConfigs.SASL_JAAS_CONFIG,
+				OAUTHBEARER_LOGIN + " required unsecuredLoginStringClaim_sub=\"" + subject + "\";");
 		client.putAll(trust());
 		return client;
 	}
@@ -258,8 +284,8 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 	 */
 	public Map<String, Object> tlsClient(String commonName) {
 		Map<String, Object> client = new LinkedHashMap<>();
-		client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, sslBootstrapServers());
-		client.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
+		client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, sslBootstrapServers());
+		client.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SSL");
 		client.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
 		client.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, this.certificates.keyStore(commonName).toString());
 		client.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, this.certificates.password());

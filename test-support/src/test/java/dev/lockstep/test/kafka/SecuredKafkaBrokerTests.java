@@ -66,6 +66,13 @@ class SecuredKafkaBrokerTests {
 	}
 
 	@Test
+	void oauthBearerSubjectWithAclsWritesAndReadsOverSaslSsl() throws Exception {
+		String topic = newTopic();
+		broker.grant(acls("dave", topic));
+		assertRoundTrip(broker.oauthBearerClient("dave"), topic);
+	}
+
+	@Test
 	void wrongPasswordIsRefusedByAuthentication() {
 		assertThatException().isThrownBy(() -> describeCluster(broker.scramClient("alice", "not-her-secret")))
 			.withRootCauseInstanceOf(SaslAuthenticationException.class);
