@@ -246,14 +246,8 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 	 * @return Kafka client properties, {@code bootstrap.servers} included
 	 */
 	public Map<String, Object> scramClient(String user, String password) {
-		Map<String, Object> client = new LinkedHashMap<>();
-		client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, saslSslBootstrapServers());
-		client.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_SSL");
-		client.put(SaslConfigs.SASL_MECHANISM, SCRAM_MECHANISM);
-		client.put(SaslConfigs.SASL_JAAS_CONFIG,
+		return saslSslClient(SCRAM_MECHANISM,
 				SCRAM_LOGIN + " required username=\"" + user + "\" password=\"" + password + "\";");
-		client.putAll(trust());
-		return client;
 	}
 
 	/**
@@ -265,12 +259,16 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 	 * @return Kafka client properties, {@code bootstrap.servers} included
 	 */
 	public Map<String, Object> oauthBearerClient(String subject) {
+		return saslSslClient("OAUTHBEARER",
+				OAUTHBEARER_LOGIN + " required unsecuredLoginStringClaim_sub=\"" + subject + "\";");
+	}
+
+	private Map<String, Object> saslSslClient(String mechanism, String jaasConfig) {
 		Map<String, Object> client = new LinkedHashMap<>();
 		client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, saslSslBootstrapServers());
 		client.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_SSL");
-		client.put(SaslConfigs.SASL_MECHANISM, "OAUTHBEARER");
-		client.put(SaslConfigs.SASL_JAAS_CONFIG,
-				OAUTHBEARER_LOGIN + " required unsecuredLoginStringClaim_sub=\"" + subject + "\";");
+		client.put(SaslConfigs.SASL_MECHANISM, mechanism);
+		client.put(SaslConfigs.SASL_JAAS_CONFIG, jaasConfig);
 		client.putAll(trust());
 		return client;
 	}
