@@ -130,12 +130,7 @@ class LockstepSecuredClusterTests {
 		long started = System.nanoTime();
 		try (ConfigurableApplicationContext context = run(names, scram("denied", "denied-secret"))) {
 			LockstepWorkers workers = context.getBean(LockstepWorkers.class);
-			await().atMost(Duration.ofSeconds(60))
-				.untilAsserted(() -> assertThat(workers.worker(names.worker).state().slots())
-					.flatExtracting(SlotState::recentErrors)
-					.anySatisfy((error) -> assertThat(error).contains(missing.named(names))));
-			System.out.printf("SECURED %s missing named after %d ms%n", missing,
-					Duration.ofNanos(System.nanoTime() - started).toMillis());
+			awaitNamed(workers, names, started, "%s missing".formatted(missing), missing.named(names));
 			if (missing != Acl.QUARANTINE_WRITE) {
 				assertThat(workers.worker(names.worker).state().committedRecords()).isZero();
 			}
@@ -174,12 +169,7 @@ class LockstepSecuredClusterTests {
 		long started = System.nanoTime();
 		try (ConfigurableApplicationContext context = run(names, scram("rotated", "new-secret-4711"))) {
 			LockstepWorkers workers = context.getBean(LockstepWorkers.class);
-			await().atMost(Duration.ofSeconds(60))
-				.untilAsserted(() -> assertThat(workers.worker(names.worker).state().slots())
-					.flatExtracting(SlotState::recentErrors)
-					.anySatisfy((error) -> assertThat(error).contains("SaslAuthenticationException")));
-			System.out.printf("SECURED wrong password named after %d ms%n",
-					Duration.ofNanos(System.nanoTime() - started).toMillis());
+			awaitNamed(workers, names, started, "wrong password", "SaslAuthenticationException");
 			assertThat(workers.worker(names.worker).state().committedRecords()).isZero();
 			// The password rotated on the broker: the worker's retries authenticate.
 			broker.addScramUser("rotated", "new-secret-4711");
@@ -200,14 +190,20 @@ class LockstepSecuredClusterTests {
 		long started = System.nanoTime();
 		try (ConfigurableApplicationContext context = run(names, connection)) {
 			LockstepWorkers workers = context.getBean(LockstepWorkers.class);
-			await().atMost(Duration.ofSeconds(60))
-				.untilAsserted(() -> assertThat(workers.worker(names.worker).state().slots())
-					.flatExtracting(SlotState::recentErrors)
-					.anySatisfy((error) -> assertThat(error).contains("SslAuthenticationException")));
-			System.out.printf("SECURED untrusted broker certificate named after %d ms%n",
-					Duration.ofNanos(System.nanoTime() - started).toMillis());
+			awaitNamed(workers, names, started, "untrusted broker certificate", "SslAuthenticationException");
 			assertThat(workers.worker(names.worker).state().committedRecords()).isZero();
 		}
+	}
+
+	/** Wait until a slot's recent errors name a failure, and print how long that took. */
+	private static void awaitNamed(LockstepWorkers workers, Names names, long started, String failure,
+			String... named) {
+		await().atMost(Duration.ofSeconds(60))
+			.untilAsserted(() -> assertThat(workers.worker(names.worker).state().slots())
+				.flatExtracting(SlotState::recentErrors)
+				.anySatisfy((error) -> assertThat(error).contains(named)));
+		System.out.printf("SECURED %s named after %d ms%n", failure,
+				Duration.ofNanos(System.nanoTime() - started).toMillis());
 	}
 
 	private static Map<String, String> scram(String user, String password) {

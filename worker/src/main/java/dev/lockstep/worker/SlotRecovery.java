@@ -133,14 +133,14 @@ final class SlotRecovery {
 	 */
 	private void replaceRefusedConsumer() {
 		if (!this.backOff.isStopRequested()) {
+			this.processing.discard();
 			replacedConsumer(this.consumers.replaceRefused());
 		}
 	}
 
 	/**
 	 * Replace a consumer denied an input topic: the new one asks the cluster again after the
-	 * back-off. Nothing pending may be committed as the old one's partitions are revoked on
-	 * its close: those records were in the aborted transaction.
+	 * back-off.
 	 */
 	private void replaceDeniedConsumer() {
 		if (!this.backOff.isStopRequested()) {
@@ -149,12 +149,16 @@ final class SlotRecovery {
 		}
 	}
 
+	/**
+	 * Account for a replacement the caller just attempted, having discarded the pending
+	 * records first: the old consumer's partitions are revoked as it closes, and nothing of
+	 * the aborted transaction may be committed then.
+	 */
 	private void replacedConsumer(boolean replaced) {
 		if (!replaced) {
 			this.monitor.error("A new consumer could not be created");
 			return;
 		}
-		this.processing.discard();
 		this.rewindPoints.revoked(Set.copyOf(this.rewindPoints.points().keySet()));
 		this.monitor.committedOffsets(this.rewindPoints.points());
 	}

@@ -22,8 +22,8 @@ import org.springframework.boot.health.contributor.Health;
  * count, cluster id and its finalized features as details), and the transaction state
  * log has a leader for every partition, since transactional workers cannot commit
  * without one (checked when the client may describe that topic, which a worker's least
- * privilege does not grant). Checked in the background: a health request answers within a bounded time
- * with the broker down.
+ * privilege does not grant). Checked in the background: a health request answers within
+ * a bounded time with the broker down.
  */
 public class KafkaClusterHealthIndicator extends BackgroundHealthIndicator {
 
