@@ -14,6 +14,7 @@ import dev.lockstep.registry.avro.RawAvroCodec;
 import dev.lockstep.test.context.TestKafka;
 import dev.lockstep.test.kafka.SecuredKafkaBroker;
 import dev.lockstep.test.kafka.TestCertificates;
+import dev.lockstep.test.kafka.WorkerAcls;
 import dev.lockstep.worker.InvalidRecordException;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.SlotState;
@@ -22,13 +23,7 @@ import dev.lockstep.worker.WorkerStatus;
 import dev.lockstep.worker.test.Order;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
-import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
-import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,11 +90,7 @@ class LockstepSecuredClusterTests {
 		Names names = new Names("oauth");
 		broker.grant(names.leastPrivilege("oauth-normalizer"));
 		try (ConfigurableApplicationContext context = run(names,
-				Map.of("spring.kafka.bootstrap-servers", broker.saslSslBootstrapServers(),
-						"spring.kafka.security.protocol", "SASL_SSL", "spring.kafka.properties.sasl.mechanism",
-						"OAUTHBEARER", "spring.kafka.properties.sasl.jaas.config",
-						"org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
-								+ "unsecuredLoginStringClaim_sub=\"oauth-normalizer\";"))) {
+				SecuredKafkaBroker.springKafkaProperties(broker.oauthBearerClient("oauth-normalizer")))) {
 			assertExact(context, names);
 		}
 	}
@@ -110,11 +101,7 @@ class LockstepSecuredClusterTests {
 		broker.grant(names.leastPrivilege("tls-normalizer"));
 		String password = broker.certificates().password();
 		try (ConfigurableApplicationContext context = run(names,
-				Map.of("spring.kafka.bootstrap-servers", broker.sslBootstrapServers(), "spring.kafka.security.protocol",
-						"SSL", "spring.kafka.ssl.key-store-location",
-						"file:" + broker.certificates().keyStore("tls-normalizer"),
-						"spring.kafka.ssl.key-store-password", password, "spring.kafka.ssl.key-password", password,
-						"spring.kafka.ssl.key-store-type", "PKCS12"))) {
+				SecuredKafkaBroker.springKafkaProperties(broker.tlsClient("tls-normalizer")))) {
 			assertExact(context, names);
 		}
 		assertThat(output).doesNotContain(password);
@@ -207,11 +194,7 @@ class LockstepSecuredClusterTests {
 	}
 
 	private static Map<String, String> scram(String user, String password) {
-		return Map.of("spring.kafka.bootstrap-servers", broker.saslSslBootstrapServers(),
-				"spring.kafka.security.protocol", "SASL_SSL", "spring.kafka.properties.sasl.mechanism",
-				SecuredKafkaBroker.SCRAM_MECHANISM, "spring.kafka.properties.sasl.jaas.config",
-				"org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
-						+ "\" password=\"" + password + "\";");
+		return SecuredKafkaBroker.springKafkaProperties(broker.scramClient(user, password));
 	}
 
 	/** Create the scenario's topics, seed its orders, and start the service. */
@@ -219,9 +202,6 @@ class LockstepSecuredClusterTests {
 		names.createTopics();
 		names.seed();
 		Map<String, Object> properties = new LinkedHashMap<>();
-		properties.put("spring.kafka.ssl.trust-store-location", "file:" + broker.certificates().trustStore());
-		properties.put("spring.kafka.ssl.trust-store-password", broker.certificates().password());
-		properties.put("spring.kafka.ssl.trust-store-type", "PKCS12");
 		properties.put("lockstep.security.require-encryption", "true");
 		properties.putAll(names.workerProperties());
 		properties.putAll(connection);
@@ -307,12 +287,9 @@ class LockstepSecuredClusterTests {
 
 		/** The ACLs docs/security.md lists for a worker. */
 		List<AclBinding> leastPrivilege(String user) {
-			return List.of(allow(user, ResourceType.TOPIC, this.input, PatternType.LITERAL, AclOperation.READ),
-					allow(user, ResourceType.GROUP, this.group, PatternType.LITERAL, AclOperation.READ),
-					allow(user, ResourceType.TOPIC, this.output, PatternType.LITERAL, AclOperation.WRITE),
-					allow(user, ResourceType.TOPIC, this.quarantine, PatternType.LITERAL, AclOperation.WRITE),
-					allow(user, ResourceType.TRANSACTIONAL_ID, this.transactionalId + "-", PatternType.PREFIXED,
-							AclOperation.WRITE));
+			return new WorkerAcls(user, List.of(this.input), this.group, List.of(this.output, this.quarantine),
+					this.transactionalId)
+				.bindings();
 		}
 
 		Map<String, Object> workerProperties() {
@@ -348,12 +325,6 @@ class LockstepSecuredClusterTests {
 				this.keys.add(key);
 			}
 			kafka.send(orders);
-		}
-
-		private static AclBinding allow(String user, ResourceType type, String name, PatternType pattern,
-				AclOperation operation) {
-			return new AclBinding(new ResourcePattern(type, name, pattern),
-					new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
 		}
 
 	}

@@ -50,6 +50,18 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 
 	private static final long ADMIN_TIMEOUT_SECONDS = 30;
 
+	// Client keys Spring Boot maps itself; any other goes to spring.kafka.properties.*.
+	private static final Map<String, String> SPRING_KAFKA_KEYS = Map.of(
+			AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "spring.kafka.bootstrap-servers",
+			AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "spring.kafka.security.protocol",
+			SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "spring.kafka.ssl.trust-store-type",
+			SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, "spring.kafka.ssl.trust-store-location",
+			SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, "spring.kafka.ssl.trust-store-password",
+			SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "spring.kafka.ssl.key-store-type",
+			SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, "spring.kafka.ssl.key-store-location",
+			SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, "spring.kafka.ssl.key-store-password",
+			SslConfigs.SSL_KEY_PASSWORD_CONFIG, "spring.kafka.ssl.key-password");
+
 	private final Path baseDir;
 
 	private final TestCertificates certificates;
@@ -290,6 +302,22 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 		client.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, this.certificates.password());
 		client.putAll(trust());
 		return client;
+	}
+
+	/**
+	 * Return a client's properties as Spring Boot's {@code spring.kafka.*} properties, for
+	 * an application under test: from a {@code @DynamicPropertySource} method, or as
+	 * command-line arguments of a service's jar. The bootstrap servers, security protocol
+	 * and stores go to their own keys; the SASL settings to {@code spring.kafka.properties.*}.
+	 * @param client properties from {@link #scramClient(String, String)},
+	 * {@link #oauthBearerClient(String)} or {@link #tlsClient(String)}
+	 * @return the Spring Boot properties
+	 */
+	public static Map<String, String> springKafkaProperties(Map<String, Object> client) {
+		Map<String, String> properties = new LinkedHashMap<>();
+		client.forEach((key, value) -> properties.put(SPRING_KAFKA_KEYS.getOrDefault(key, "spring.kafka.properties." + key),
+				(key.endsWith(".location") ? "file:" : "") + value));
+		return properties;
 	}
 
 	private Map<String, Object> trust() {
