@@ -121,6 +121,34 @@ class LockstepUnknownPropertiesTests {
 	}
 
 	@Test
+	void environmentVariablesWithUnderscoresForDashesBindAsSpringBootBindsThem() {
+		// The form of SPRING_KAFKA_BOOTSTRAP_SERVERS, common in Kubernetes manifests.
+		this.withWorker.withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+					Map.of("LOCKSTEP_SECURITY_REQUIRE_ENCRYPTION", "true", "LOCKSTEP_REGISTRY_CACHE_CAPACITY", "16",
+							"LOCKSTEP_WORKERS_NORMALIZER_TRANSACTION_MAX_INTERVAL", "50ms"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				LockstepProperties properties = context.getBean(LockstepProperties.class);
+				assertThat(properties.getSecurity().isRequireEncryption()).isTrue();
+				assertThat(properties.getRegistry().getCacheCapacity()).isEqualTo(16);
+				assertThat(properties.getWorkers().get("normalizer").getTransaction().getMaxInterval())
+					.hasMillis(50);
+			});
+	}
+
+	@Test
+	void anEnvironmentVariableWithUnderscoresThatNamesNoPropertyIsRefused() {
+		this.runner.withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+					Map.of("LOCKSTEP_SECURITY_REQUIRE_ENCRYPTON", "true"))))
+			.run((context) -> assertRefused(context.getStartupFailure(), "lockstep.security.require.encrypton",
+					"lockstep.security.require-encryption"));
+	}
+
+	@Test
 	void correctConfigurationStarts() {
 		this.withWorker
 			.withPropertyValues("lockstep.security.require-encryption=false", "lockstep.registry.timeout=2s",

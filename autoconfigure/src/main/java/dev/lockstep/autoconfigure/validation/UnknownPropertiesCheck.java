@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.lockstep.registry.internal.Names;
 
@@ -24,6 +26,7 @@ import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Refuses properties under a {@code @ConfigurationProperties} prefix that bind to nothing,
@@ -63,8 +66,9 @@ public final class UnknownPropertiesCheck {
 	 * nearest valid key
 	 */
 	public void check(Environment environment) {
+		KnownValuesHandler handler = new KnownValuesHandler();
 		try {
-			Binder.get(environment).bind(this.prefix, Bindable.of(this.type), new KnownValuesHandler());
+			Binder.get(environment).bind(this.prefix, Bindable.of(this.type), handler);
 		}
 		catch (BindException ex) {
 			if (!(ex.getCause() instanceof UnboundConfigurationPropertiesException unbound)) {
@@ -73,6 +77,7 @@ public final class UnknownPropertiesCheck {
 			ConfigurationProperty first = unbound.getUnboundProperties()
 				.stream()
 				.filter((property) -> this.others.stream().noneMatch((other) -> other.isAncestorOf(property.getName())))
+				.filter((property) -> !handler.boundAsEnvironmentVariable(property))
 				.min(Comparator.comparing(ConfigurationProperty::getName))
 				.orElse(null);
 			if (first == null) {
@@ -181,8 +186,36 @@ public final class UnknownPropertiesCheck {
 	 */
 	private static final class KnownValuesHandler extends NoUnboundElementsBindHandler {
 
+		/** The bound names as elements split at their dashes: an environment variable's form. */
+		private final Set<List<String>> boundWords = new HashSet<>();
+
 		KnownValuesHandler() {
 			super(BindHandler.DEFAULT);
+		}
+
+		@Override
+		public Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+				Object result) {
+			this.boundWords.add(words(name));
+			return super.onSuccess(name, target, context, result);
+		}
+
+		/**
+		 * Whether an environment variable bound under its underscores-for-dashes form
+		 * ({@code LOCKSTEP_SECURITY_REQUIRE_ENCRYPTION}), which Spring Boot binds but which
+		 * the unbound-elements check reads as {@code lockstep.security.require.encryption}.
+		 */
+		boolean boundAsEnvironmentVariable(ConfigurationProperty property) {
+			return property.getSource().getUnderlyingSource() instanceof SystemEnvironmentPropertySource
+					&& this.boundWords.contains(words(property.getName()));
+		}
+
+		private static List<String> words(ConfigurationPropertyName name) {
+			List<String> words = new ArrayList<>();
+			for (int i = 0; i < name.getNumberOfElements(); i++) {
+				words.addAll(List.of(name.getElement(i, ConfigurationPropertyName.Form.DASHED).split("-")));
+			}
+			return words;
 		}
 
 		@Override

@@ -16,13 +16,13 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 
 	private final Path baseDir;
 
-	private final KRaftNodeConfig config;
+	private final String bootstrapServers;
 
 	private final KRaftNode node;
 
-	private InJvmKafkaBroker(Path baseDir, KRaftNodeConfig config) {
+	private InJvmKafkaBroker(Path baseDir, KRaftNodeConfig config, String bootstrapServers) {
 		this.baseDir = baseDir;
-		this.config = config;
+		this.bootstrapServers = bootstrapServers;
 		this.node = KRaftNode.start(config);
 	}
 
@@ -60,8 +60,32 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 		KafkaExitProcedure.throwInstead("Test broker");
 		Path baseDir = Directories.createTemp("lockstep-kafka-");
 		KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, spec.overrides(), spec.features()).get(0);
+		return start(baseDir, config, config.bootstrapServer());
+	}
+
+	/**
+	 * Start a single-node broker whose plaintext client listener is bound to, and
+	 * advertises, another address than 127.0.0.1 (a private test network's); its controller
+	 * stays on 127.0.0.1.
+	 * @param address the listener's IP address
+	 * @return the running broker
+	 */
+	public static InJvmKafkaBroker startListeningOn(String address) {
+		KafkaExitProcedure.throwInstead("Test broker");
+		Path baseDir = Directories.createTemp("lockstep-kafka-");
+		KRaftNodeConfig loopback = KRaftNodeConfig.newCluster(1, baseDir, Map.of()).get(0);
+		String listener = "PLAINTEXT://" + address + ":" + loopback.brokerPort();
+		KRaftNodeConfig config = new KRaftNodeConfig(loopback.nodeId(), loopback.brokerPort(),
+				loopback.controllerPort(), loopback.voters(), loopback.clusterSize(), loopback.logDir(),
+				loopback.clusterId(),
+				Map.of("listeners", listener + "," + KRaftNodeConfig.CONTROLLER_LISTENER + "://127.0.0.1:"
+						+ loopback.controllerPort(), "advertised.listeners", listener));
+		return start(baseDir, config, address + ":" + loopback.brokerPort());
+	}
+
+	private static InJvmKafkaBroker start(Path baseDir, KRaftNodeConfig config, String bootstrapServers) {
 		try {
-			return new InJvmKafkaBroker(baseDir, config);
+			return new InJvmKafkaBroker(baseDir, config, bootstrapServers);
 		}
 		catch (RuntimeException ex) {
 			Directories.deleteRecursively(baseDir);
@@ -71,7 +95,7 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 
 	@Override
 	public String bootstrapServers() {
-		return this.config.bootstrapServer();
+		return this.bootstrapServers;
 	}
 
 	/**
