@@ -125,6 +125,12 @@ public class LockstepProperties {
 		private String caFile;
 
 		/**
+		 * SSL bundle (spring.ssl.bundle.*) for registry HTTPS: its key store presents a client
+		 * certificate (mutual TLS), its trust store replaces the JDK's; exclusive with ca-file.
+		 */
+		private String sslBundle;
+
+		/**
 		 * Deadline of one request, connect, headers and body included. A registry-avro worker
 		 * can wait (retries + 1) x URLs x timeout, plus back-offs, inside an open transaction.
 		 */
@@ -188,6 +194,14 @@ public class LockstepProperties {
 
 		public void setCaFile(String caFile) {
 			this.caFile = caFile;
+		}
+
+		public String getSslBundle() {
+			return this.sslBundle;
+		}
+
+		public void setSslBundle(String sslBundle) {
+			this.sslBundle = sslBundle;
 		}
 
 		public Duration getTimeout() {

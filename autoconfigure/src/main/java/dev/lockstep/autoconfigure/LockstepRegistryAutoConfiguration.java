@@ -2,6 +2,7 @@ package dev.lockstep.autoconfigure;
 
 import java.nio.file.Path;
 
+import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.RegistryClient;
@@ -14,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.PropertyMapper;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
@@ -39,9 +41,15 @@ public final class LockstepRegistryAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(SchemaRegistryConnectionDetails.class)
 	RegistryClient lockstepRegistryClient(LockstepProperties properties, SchemaRegistryConnectionDetails connection,
-			ObjectProvider<RegistryListener> listeners, Environment environment) {
+			ObjectProvider<RegistryListener> listeners, ObjectProvider<SslBundles> sslBundles, Environment environment) {
 		LockstepProperties.Registry registry = properties.getRegistry();
-		new TransportSecurity(properties.getSecurity().isRequireEncryption(), new PropertyOrigins(environment))
+		PropertyOrigins origins = new PropertyOrigins(environment);
+		if (registry.getSslBundle() != null && registry.getCaFile() != null) {
+			throw new LockstepConfigurationException("lockstep.registry.ca-file", origins.of("lockstep.registry.ca-file"),
+					"lockstep.registry.ca-file and lockstep.registry.ssl-bundle are exclusive",
+					"Put the CA certificates into the SSL bundle's trust store, or drop the bundle.");
+		}
+		new TransportSecurity(properties.getSecurity().isRequireEncryption(), origins)
 			.checkRegistry(connection.getUrls(), (connection instanceof PropertiesSchemaRegistryConnectionDetails)
 					? "lockstep.registry.url" : "the schema registry's connection details ("
 							+ connection.getClass().getName() + ")");
@@ -50,6 +58,9 @@ public final class LockstepRegistryAutoConfiguration {
 		map.from(connection::getUsername).to((username) -> builder.basicAuth(username, connection.getPassword()));
 		map.from(connection::getBearerToken).to(builder::bearerToken);
 		map.from(registry::getCaFile).as(Path::of).to(builder::caCertificates);
+		map.from(registry::getSslBundle)
+			.as((bundle) -> sslBundles.getObject().getBundle(bundle).createSslContext())
+			.to(builder::sslContext);
 		map.from(registry::getTimeout).to(builder::timeout);
 		map.from(registry::getMaxResponseSize).as((size) -> (int) size.toBytes()).to(builder::maxResponseBytes);
 		map.from(registry::getCacheCapacity).to(builder::cacheCapacity);

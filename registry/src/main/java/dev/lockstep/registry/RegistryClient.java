@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import javax.net.ssl.SSLContext;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.registry.internal.BoundedCache;
@@ -507,6 +509,12 @@ public final class RegistryClient {
 
 		private KeyStore trustStore;
 
+		private KeyStore clientKeyStore;
+
+		private char[] clientKeyPassword;
+
+		private SSLContext sslContext;
+
 		private Duration timeout = DEFAULT_TIMEOUT;
 
 		private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
@@ -565,6 +573,31 @@ public final class RegistryClient {
 		 */
 		public Builder trustStore(KeyStore trustStore) {
 			this.trustStore = trustStore;
+			return this;
+		}
+
+		/**
+		 * Present the certificate of a key store's key entry to a registry that asks for
+		 * one (mutual TLS).
+		 * @param keyStore the key store
+		 * @param keyPassword the password of its key
+		 * @return this builder
+		 */
+		public Builder clientCertificate(KeyStore keyStore, char[] keyPassword) {
+			this.clientKeyStore = keyStore;
+			this.clientKeyPassword = keyPassword;
+			return this;
+		}
+
+		/**
+		 * Use a TLS context built elsewhere, such as a Spring Boot SSL bundle's: its trust and
+		 * its client certificate, instead of {@link #caCertificates}, {@link #trustStore} and
+		 * {@link #clientCertificate}. Hostname verification stays on.
+		 * @param sslContext the context
+		 * @return this builder
+		 */
+		public Builder sslContext(SSLContext sslContext) {
+			this.sslContext = sslContext;
 			return this;
 		}
 
@@ -651,8 +684,13 @@ public final class RegistryClient {
 					"Basic authentication and a bearer token are exclusive");
 			require(this.caCertificates == null || this.trustStore == null,
 					"a CA certificate file and a trust store are exclusive");
-			RegistryHttp http = new RegistryHttp(urls,
-					RegistryTrust.sslContext(this.caCertificates, this.trustStore), authorization(), this.timeout,
+			require(this.sslContext == null
+					|| (this.caCertificates == null && this.trustStore == null && this.clientKeyStore == null),
+					"a TLS context excludes CA certificates, a trust store and a client certificate");
+			SSLContext tls = (this.sslContext != null) ? this.sslContext
+					: RegistryTrust.sslContext(this.caCertificates, this.trustStore, this.clientKeyStore,
+							this.clientKeyPassword);
+			RegistryHttp http = new RegistryHttp(urls, tls, authorization(), this.timeout,
 					this.maxResponseBytes, this.retries, this.initialBackoff, this.maxBackoff, JSON);
 			return new RegistryClient(http, this.cacheCapacity, this.listener);
 		}

@@ -9,12 +9,15 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The TLS context a registry client trusts its registry with: the JVM's default, CA
- * certificates from a PEM file, or a trust store.
+ * The TLS context a registry client trusts its registry with (the JVM's default, CA
+ * certificates from a PEM file, or a trust store), and the client certificate it presents
+ * when the registry asks for one.
  */
 final class RegistryTrust {
 
@@ -25,23 +28,34 @@ final class RegistryTrust {
 	 * Build the client's TLS context.
 	 * @param caCertificates a PEM file of CA certificates, or {@code null}
 	 * @param trustStore a trust store, or {@code null}
-	 * @return the context, or {@code null} for the JVM's default trust
-	 * @throws IllegalArgumentException when the certificates cannot be loaded
+	 * @param keyStore a key store holding the client certificate, or {@code null}
+	 * @param keyPassword the password of its key
+	 * @return the context, or {@code null} for the JVM's defaults
+	 * @throws IllegalArgumentException when the certificates or the key cannot be loaded
 	 */
-	static SSLContext sslContext(Path caCertificates, KeyStore trustStore) {
-		if (caCertificates == null && trustStore == null) {
+	static SSLContext sslContext(Path caCertificates, KeyStore trustStore, KeyStore keyStore, char[] keyPassword) {
+		if (caCertificates == null && trustStore == null && keyStore == null) {
 			return null;
 		}
 		try {
-			KeyStore trusted = (trustStore != null) ? trustStore : loadPem(caCertificates);
+			// A null trust store: the JVM's default trust.
+			KeyStore trusted = (trustStore != null) ? trustStore
+					: (caCertificates != null) ? loadPem(caCertificates) : null;
 			TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
 			trustManagers.init(trusted);
+			KeyManager[] keyManagers = null;
+			if (keyStore != null) {
+				KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+				factory.init(keyStore, keyPassword);
+				keyManagers = factory.getKeyManagers();
+			}
 			SSLContext context = SSLContext.getInstance("TLS");
-			context.init(null, trustManagers.getTrustManagers(), null);
+			context.init(keyManagers, trustManagers.getTrustManagers(), null);
 			return context;
 		}
 		catch (GeneralSecurityException | IOException ex) {
-			throw new IllegalArgumentException("Could not load registry CA certificates: " + ex.getMessage(), ex);
+			throw new IllegalArgumentException("Could not load the registry's TLS certificates or key: "
+					+ ex.getMessage(), ex);
 		}
 	}
 

@@ -78,6 +78,18 @@ public final class RegistrySerdeConfig {
 	/** Trust store type: JKS, PKCS12 or PEM. */
 	public static final String SSL_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
 
+	/** Key store file of the client certificate for registry mutual TLS. */
+	public static final String SSL_KEYSTORE_LOCATION = "schema.registry.ssl.keystore.location";
+
+	/** Key store password. */
+	public static final String SSL_KEYSTORE_PASSWORD = "schema.registry.ssl.keystore.password";
+
+	/** Key store type: JKS or PKCS12. */
+	public static final String SSL_KEYSTORE_TYPE = "schema.registry.ssl.keystore.type";
+
+	/** Password of the key in the key store; the key store's password when unset. */
+	public static final String SSL_KEY_PASSWORD = "schema.registry.ssl.key.password";
+
 	/** Hostname verification: only {@code https} (on) is accepted. */
 	public static final String SSL_ENDPOINT_IDENTIFICATION = "schema.registry.ssl.endpoint.identification.algorithm";
 
@@ -143,7 +155,8 @@ public final class RegistrySerdeConfig {
 			BASIC_AUTH_USER_INFO, "schema.registry.basic.auth.user.info", BEARER_AUTH_CREDENTIALS_SOURCE,
 			BEARER_AUTH_TOKEN, AUTO_REGISTER_SCHEMAS, USE_LATEST_VERSION, SPECIFIC_AVRO_READER,
 			KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
-			SSL_TRUSTSTORE_TYPE, SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
+			SSL_TRUSTSTORE_TYPE, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEYSTORE_TYPE, SSL_KEY_PASSWORD,
+			SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
 			RETRIES, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
 			JSON_KEY_TYPE, JSON_VALUE_TYPE, JSON_KEY_SCHEMA, JSON_VALUE_SCHEMA, SPECIFIC_PROTOBUF_KEY_TYPE,
 			SPECIFIC_PROTOBUF_VALUE_TYPE);
@@ -181,10 +194,6 @@ public final class RegistrySerdeConfig {
 		REFUSED_UNLESS_DEFAULT.put("proxy.port", "-1");
 		REFUSED_UNLESS_DEFAULT.put("rule.executors", "");
 		REFUSED_UNLESS_DEFAULT.put("rule.actions", "");
-		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.keystore.location", "");
-		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.keystore.password", "");
-		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.keystore.type", "");
-		REFUSED_UNLESS_DEFAULT.put("schema.registry.ssl.key.password", "");
 		REFUSED_UNLESS_DEFAULT.put("bearer.auth.logical.cluster", "");
 		REFUSED_UNLESS_DEFAULT.put("bearer.auth.identity.pool.id", "");
 		REFUSED_UNLESS_DEFAULT.put("json.write.dates.iso8601", "false");
@@ -424,19 +433,26 @@ public final class RegistrySerdeConfig {
 			builder.caCertificates(Path.of((caFile != null) ? caFile : location));
 		}
 		else if (location != null) {
-			builder.trustStore(loadTrustStore(location, type, string(SSL_TRUSTSTORE_PASSWORD, null)));
+			builder.trustStore(loadStore(SSL_TRUSTSTORE_LOCATION, location, type, string(SSL_TRUSTSTORE_PASSWORD, null)));
+		}
+		String keyStore = string(SSL_KEYSTORE_LOCATION, null);
+		if (keyStore != null) {
+			String keyStoreType = string(SSL_KEYSTORE_TYPE, "JKS").toUpperCase(Locale.ROOT);
+			String keyStorePassword = string(SSL_KEYSTORE_PASSWORD, null);
+			String keyPassword = string(SSL_KEY_PASSWORD, keyStorePassword);
+			builder.clientCertificate(loadStore(SSL_KEYSTORE_LOCATION, keyStore, keyStoreType, keyStorePassword),
+					(keyPassword != null) ? keyPassword.toCharArray() : null);
 		}
 	}
 
-	private static KeyStore loadTrustStore(String location, String type, String password) {
+	private static KeyStore loadStore(String key, String location, String type, String password) {
 		try (InputStream in = Files.newInputStream(Path.of(location))) {
 			KeyStore store = KeyStore.getInstance(type);
 			store.load(in, (password != null) ? password.toCharArray() : null);
 			return store;
 		}
 		catch (IOException | GeneralSecurityException ex) {
-			throw new ConfigException(SSL_TRUSTSTORE_LOCATION, location,
-					"Could not load the " + type + " trust store: " + ex.getMessage());
+			throw new ConfigException(key, location, "Could not load the " + type + " store: " + ex.getMessage());
 		}
 	}
 

@@ -16,12 +16,18 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.internal.SchemaJson;
@@ -53,6 +59,10 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
 	private final RequestInterceptor interceptor;
 
+	private final SSLContext tls;
+
+	private final boolean clientCertificateRequired;
+
 	private final DataDirectoryLock lock;
 
 	private final ExecutorService executor = Executors.newCachedThreadPool((runnable) -> {
@@ -69,6 +79,8 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		this.store = new SchemaStore(builder.dataDirectory, builder.compatibility, builder.validateSchemas);
 		this.pathPrefix = builder.pathPrefix;
 		this.interceptor = builder.interceptor;
+		this.tls = builder.tls;
+		this.clientCertificateRequired = builder.clientCertificateRequired;
 		this.lock = lock;
 	}
 
@@ -82,10 +94,11 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
 	/**
 	 * Return the base URL clients use, prefix included.
-	 * @return the URL, such as {@code http://127.0.0.1:40123}
+	 * @return the URL, such as {@code http://127.0.0.1:40123}, or {@code https://...} when
+	 * serving TLS
 	 */
 	public String url() {
-		return "http://127.0.0.1:" + this.port + this.pathPrefix;
+		return ((this.tls != null) ? "https" : "http") + "://127.0.0.1:" + this.port + this.pathPrefix;
 	}
 
 	/**
@@ -335,7 +348,15 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
 	private void listen(int port) {
 		try {
-			this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+			InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+			if (this.tls != null) {
+				HttpsServer https = HttpsServer.create(address, 50);
+				https.setHttpsConfigurator(new ClientAuthConfigurator(this.tls, this.clientCertificateRequired));
+				this.server = https;
+			}
+			else {
+				this.server = HttpServer.create(address, 50);
+			}
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start the schema registry on port " + port, ex);
@@ -369,6 +390,25 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
 	}
 
+	/** TLS with the context's key, asking for a client certificate when required. */
+	private static final class ClientAuthConfigurator extends HttpsConfigurator {
+
+		private final boolean clientCertificateRequired;
+
+		ClientAuthConfigurator(SSLContext context, boolean clientCertificateRequired) {
+			super(context);
+			this.clientCertificateRequired = clientCertificateRequired;
+		}
+
+		@Override
+		public void configure(HttpsParameters parameters) {
+			SSLParameters ssl = getSSLContext().getDefaultSSLParameters();
+			ssl.setNeedClientAuth(this.clientCertificateRequired);
+			parameters.setSSLParameters(ssl);
+		}
+
+	}
+
 	/**
 	 * Builds and starts an {@link EmbeddedSchemaRegistry}.
 	 */
@@ -385,6 +425,10 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		private RequestInterceptor interceptor;
 
 		private boolean validateSchemas = true;
+
+		private SSLContext tls;
+
+		private boolean clientCertificateRequired;
 
 		private Builder() {
 		}
@@ -449,6 +493,20 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		 */
 		public Builder validateSchemas(boolean validateSchemas) {
 			this.validateSchemas = validateSchemas;
+			return this;
+		}
+
+		/**
+		 * Serve HTTPS instead of HTTP.
+		 * @param context the server's TLS context: its key manager presents the registry's
+		 * certificate, its trust manager verifies client certificates
+		 * @param clientCertificateRequired whether a client without a certificate the
+		 * context trusts is refused (mutual TLS)
+		 * @return this builder
+		 */
+		public Builder tls(SSLContext context, boolean clientCertificateRequired) {
+			this.tls = context;
+			this.clientCertificateRequired = clientCertificateRequired;
 			return this;
 		}
 

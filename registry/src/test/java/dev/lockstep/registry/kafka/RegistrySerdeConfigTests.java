@@ -65,7 +65,7 @@ class RegistrySerdeConfigTests {
 	void keysThatWouldChangeDataPlacementOrSecurityAreRefusedWhenSet() {
 		for (Map.Entry<String, Object> refused : Map.<String, Object>of("normalize.schemas", true, "use.schema.id", 5,
 				"context.name.strategy", "x.MyStrategy", "proxy.host", "proxy.example", "avro.use.logical.type.converters",
-				"true", "schema.registry.ssl.keystore.location", "/tmp/ks.jks", "bearer.auth.logical.cluster", "lsrc-1")
+				"true", "bearer.auth.logical.cluster", "lsrc-1")
 			.entrySet()) {
 			Map<String, Object> configs = base();
 			configs.put(refused.getKey(), refused.getValue());

@@ -1,6 +1,7 @@
 package dev.lockstep.test.kafka;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -18,6 +19,10 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -144,6 +149,38 @@ public final class TestCertificates {
 		}
 		catch (GeneralSecurityException ex) {
 			throw new IllegalStateException("Could not issue a test certificate for " + commonName, ex);
+		}
+	}
+
+	/**
+	 * Return a TLS context that presents the certificate issued for a common name and
+	 * trusts this authority: a test server's (an HTTPS registry), or a client's.
+	 * @param commonName the certificate's common name
+	 * @return the context
+	 */
+	public SSLContext sslContext(String commonName) {
+		try {
+			KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+			keys.init(load(keyStore(commonName)), this.password);
+			TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+			trust.init(load(trustStore()));
+			SSLContext context = SSLContext.getInstance("TLS");
+			context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+			return context;
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("Could not build a TLS context for " + commonName, ex);
+		}
+	}
+
+	private KeyStore load(Path store) throws GeneralSecurityException {
+		try (InputStream in = Files.newInputStream(store)) {
+			KeyStore keys = KeyStore.getInstance("PKCS12");
+			keys.load(in, this.password);
+			return keys;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 	}
 
