@@ -29,6 +29,13 @@ import org.springframework.test.context.ContextCustomizerFactories;
  *     ...
  * }
  * </pre>
+ * <p>
+ * With {@link #secured()} the broker is a {@link dev.lockstep.test.kafka.SecuredKafkaBroker}
+ * instead: the application reaches it over {@code SASL_SSL} with SCRAM-SHA-512 (its
+ * {@code spring.kafka.*} security properties set for it, the broker's authority trusted)
+ * as a user that holds only the ACLs of {@link #acls()}, so a test proves that the
+ * service works under its least privilege; {@link TestKafka} seeds and reads over the
+ * broker's administration listener.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -48,5 +55,19 @@ public @interface LockstepKafkaBroker {
 	 * @return the partition count
 	 */
 	int partitions() default 1;
+
+	/**
+	 * Whether the broker is secured (SASL_SSL, SCRAM, ACLs), the application a user
+	 * holding only {@link #acls()}.
+	 * @return whether the broker is secured
+	 */
+	boolean secured() default false;
+
+	/**
+	 * The ACLs of the application's user on a {@linkplain #secured() secured} broker: one
+	 * worker's least privilege each.
+	 * @return the workers' ACLs
+	 */
+	WorkerAcl[] acls() default {};
 
 }

@@ -3,6 +3,8 @@ package dev.lockstep.test.context;
 import java.util.List;
 import java.util.stream.Stream;
 
+import dev.lockstep.test.kafka.WorkerAcls;
+
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
@@ -21,8 +23,13 @@ class LockstepKafkaContextCustomizerFactory implements ContextCustomizerFactory 
 		// Sorted: the order topics are listed in must not make another context (and broker).
 		return (test != null)
 				? new LockstepKafkaContextCustomizer(Stream.of(test.topics()).sorted().distinct().toList(),
-						test.partitions())
+						test.partitions(), test.secured(), Stream.of(test.acls()).map(LockstepKafkaContextCustomizerFactory::workerAcls).toList())
 				: null;
+	}
+
+	private static WorkerAcls workerAcls(WorkerAcl acl) {
+		return new WorkerAcls(LockstepKafkaContextCustomizer.USER, List.of(acl.read()), acl.group(),
+				List.of(acl.write()), acl.transactionalId());
 	}
 
 }
