@@ -1,7 +1,9 @@
 package dev.lockstep.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -182,6 +184,53 @@ class LockstepSecuredClusterTests {
 		}
 	}
 
+	@Test
+	void aBrokerCertificateForAnotherHostIsNamedAsAHostnameVerificationFailure() {
+		Names names = new Names("hostname");
+		String password = broker.certificates().password();
+		Path elsewhere = broker.certificates()
+			.issue("kafka-elsewhere", Instant.now().plus(Duration.ofDays(1)), "kafka.example");
+		try (SecuredKafkaBroker misnamed = SecuredKafkaBroker.start(Map.of("ssl.keystore.location",
+				elsewhere.toString(), "ssl.keystore.password", password, "ssl.key.password", password))) {
+			Map<String, String> connection = new LinkedHashMap<>(scram("normalizer", "normalizer-secret"));
+			connection.put("spring.kafka.bootstrap-servers", misnamed.saslSslBootstrapServers());
+			long started = System.nanoTime();
+			try (ConfigurableApplicationContext context = run(names, connection)) {
+				awaitNamed(context.getBean(LockstepWorkers.class), names, started, "broker certificate for another host",
+						"No subject alternative names matching IP address 127.0.0.1 found",
+						"SslAuthenticationException");
+			}
+		}
+	}
+
+	@Test
+	void anExpiredClientCertificateIsNamedAsATlsFailure(CapturedOutput output) {
+		Names names = new Names("expired");
+		Map<String, String> connection = new LinkedHashMap<>(
+				SecuredKafkaBroker.springKafkaProperties(broker.tlsClient("tls-normalizer")));
+		connection.put("spring.kafka.ssl.key-store-location", "file:" + broker.certificates()
+			.issue("expired-normalizer", Instant.now().minus(Duration.ofHours(1)), "127.0.0.1", "localhost"));
+		long started = System.nanoTime();
+		try (ConfigurableApplicationContext context = run(names, connection)) {
+			awaitNamed(context.getBean(LockstepWorkers.class), names, started, "expired client certificate",
+					"SSLHandshakeException: Received fatal alert: certificate_unknown", "SslAuthenticationException");
+		}
+		assertThat(output).doesNotContain(broker.certificates().password());
+	}
+
+	@Test
+	void aMissingClientCertificateIsNamedAsATlsFailure() {
+		Names names = new Names("no-certificate");
+		Map<String, String> connection = new LinkedHashMap<>(
+				SecuredKafkaBroker.springKafkaProperties(broker.tlsClient("tls-normalizer")));
+		connection.keySet().removeIf((key) -> key.startsWith("spring.kafka.ssl.key"));
+		long started = System.nanoTime();
+		try (ConfigurableApplicationContext context = run(names, connection)) {
+			awaitNamed(context.getBean(LockstepWorkers.class), names, started, "missing client certificate",
+					"SSLHandshakeException: Received fatal alert: bad_certificate", "SslAuthenticationException");
+		}
+	}
+
 	/** Wait until a slot's recent errors name a failure, and print how long that took. */
 	private static void awaitNamed(LockstepWorkers workers, Names names, long started, String failure,
 			String... named) {
@@ -189,8 +238,10 @@ class LockstepSecuredClusterTests {
 			.untilAsserted(() -> assertThat(workers.worker(names.worker).state().slots())
 				.flatExtracting(SlotState::recentErrors)
 				.anySatisfy((error) -> assertThat(error).contains(named)));
-		System.out.printf("SECURED %s named after %d ms%n", failure,
-				Duration.ofNanos(System.nanoTime() - started).toMillis());
+		System.out.printf("SECURED %s named after %d ms: %s%n", failure,
+				Duration.ofNanos(System.nanoTime() - started).toMillis(),
+				workers.worker(names.worker).state().slots().stream().flatMap((slot) -> slot.recentErrors().stream())
+					.filter((error) -> error.contains(named[0])).findFirst().orElse(""));
 	}
 
 	private static Map<String, String> scram(String user, String password) {

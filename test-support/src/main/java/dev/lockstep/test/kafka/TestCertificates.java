@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -125,21 +126,39 @@ public final class TestCertificates {
 	 */
 	public synchronized Path keyStore(String commonName) {
 		Path store = this.directory.resolve(commonName + ".p12");
-		if (Files.exists(store)) {
-			return store;
-		}
+		return Files.exists(store) ? store : issue(commonName, Instant.now().plus(VALIDITY), "127.0.0.1", "localhost");
+	}
+
+	/**
+	 * Issue a certificate for a common name, valid until a given instant (a past one gives
+	 * an expired certificate) for the given hosts only, and write its PKCS12 key store
+	 * (replacing one of the same name): a certificate for another host, or an expired one.
+	 * @param commonName the certificate's common name
+	 * @param notAfter the end of its validity
+	 * @param hosts its subject alternative names: IP addresses or DNS names
+	 * @return the store's path
+	 */
+	public synchronized Path issue(String commonName, Instant notAfter, String... hosts) {
+		Path store = this.directory.resolve(commonName + ".p12");
 		try {
 			KeyPair pair = newKeyPair();
-			X509Certificate issued = sign(new JcaX509v3CertificateBuilder(this.certificate, serial(), notBefore(),
-					notAfter(), new X500Name("CN=" + commonName), pair.getPublic()), (builder) -> {
+			GeneralName[] names = Stream.of(hosts)
+				.map((host) -> new GeneralName(host.matches("[0-9.]+") ? GeneralName.iPAddress : GeneralName.dNSName,
+						host))
+				.toArray(GeneralName[]::new);
+			// Valid from a moment ago (clocks differ), or a day before an end already past.
+			Instant from = notBefore().toInstant();
+			if (!from.isBefore(notAfter)) {
+				from = notAfter.minus(VALIDITY);
+			}
+			X509Certificate issued = sign(new JcaX509v3CertificateBuilder(this.certificate, serial(), Date.from(from),
+					Date.from(notAfter), new X500Name("CN=" + commonName), pair.getPublic()), (builder) -> {
 						builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
 						builder.addExtension(Extension.keyUsage, true,
 								new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
 						builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
 								new KeyPurposeId[] { KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth }));
-						builder.addExtension(Extension.subjectAlternativeName, false,
-								new GeneralNames(new GeneralName[] { new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-										new GeneralName(GeneralName.dNSName, "localhost") }));
+						builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
 					});
 			KeyStore keys = emptyStore();
 			keys.setKeyEntry(commonName, pair.getPrivate(), this.password,
