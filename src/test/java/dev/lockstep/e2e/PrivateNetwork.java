@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.opentest4j.TestAbortedException;
 
@@ -46,10 +45,17 @@ final class PrivateNetwork implements AutoCloseable {
 		String prefix = "10.254." + (subnet / 256) + ".";
 		String hostAddress = prefix + (subnet % 256 + 1);
 		String farAddress = prefix + (subnet % 256 + 2);
+		// Left behind by an earlier JVM of the same pid that was killed: gone, or nothing.
+		run("ip", "link", "delete", nearEnd);
+		run("ip", "netns", "delete", namespace);
 		String created = run("ip", "netns", "add", namespace);
 		if (created != null) {
-			throw new TestAbortedException("No private network on this machine (ip netns add: " + created.strip()
-					+ "); the test needs iproute2 and root");
+			if (created.contains("Operation not permitted") || created.contains("Permission denied")
+					|| created.contains("Cannot run program")) {
+				throw new TestAbortedException("No private network on this machine (ip netns add: "
+						+ created.strip() + "); the test needs iproute2 and root");
+			}
+			throw new IllegalStateException("ip netns add " + namespace + " failed: " + created);
 		}
 		PrivateNetwork network = new PrivateNetwork(namespace, nearEnd, hostAddress);
 		try {
@@ -93,12 +99,9 @@ final class PrivateNetwork implements AutoCloseable {
 	private static String run(String... command) {
 		try {
 			Process process = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true).start();
+			// iproute2 answers at once; its output ends when it exits.
 			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!process.waitFor(30, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
-				return "timed out";
-			}
-			return (process.exitValue() != 0) ? "exit " + process.exitValue() + ": " + output : null;
+			return (process.waitFor() != 0) ? "exit " + process.exitValue() + ": " + output : null;
 		}
 		catch (IOException ex) {
 			return ex.getMessage();

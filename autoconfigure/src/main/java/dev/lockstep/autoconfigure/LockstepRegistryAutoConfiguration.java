@@ -2,6 +2,8 @@ package dev.lockstep.autoconfigure;
 
 import java.nio.file.Path;
 
+import javax.net.ssl.SSLContext;
+
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.PropertyOrigins;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
@@ -15,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.PropertyMapper;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -59,7 +62,7 @@ public final class LockstepRegistryAutoConfiguration {
 		map.from(connection::getBearerToken).to(builder::bearerToken);
 		map.from(registry::getCaFile).as(Path::of).to(builder::caCertificates);
 		map.from(registry::getSslBundle)
-			.as((bundle) -> sslBundles.getObject().getBundle(bundle).createSslContext())
+			.as((bundle) -> sslContext(bundle, sslBundles.getIfAvailable(), origins))
 			.to(builder::sslContext);
 		map.from(registry::getTimeout).to(builder::timeout);
 		map.from(registry::getMaxResponseSize).as((size) -> (int) size.toBytes()).to(builder::maxResponseBytes);
@@ -67,6 +70,21 @@ public final class LockstepRegistryAutoConfiguration {
 		map.from(registry::getRetries).to(builder::retries);
 		listeners.ifUnique(builder::listener);
 		return builder.build();
+	}
+
+	private static SSLContext sslContext(String bundle, SslBundles bundles, PropertyOrigins origins) {
+		try {
+			if (bundles != null) {
+				return bundles.getBundle(bundle).createSslContext();
+			}
+		}
+		catch (NoSuchSslBundleException ex) {
+			// Refused below, naming the property.
+		}
+		String property = "lockstep.registry.ssl-bundle";
+		throw new LockstepConfigurationException(property, origins.of(property),
+				"there is no SSL bundle named '" + bundle + "'",
+				"Define it under spring.ssl.bundle.jks." + bundle + " or spring.ssl.bundle.pem." + bundle + ".");
 	}
 
 	// Not replaceable: a LockstepCodec bean is the one way to add or replace an encoding.

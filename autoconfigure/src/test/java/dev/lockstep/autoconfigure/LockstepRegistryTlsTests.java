@@ -30,7 +30,8 @@ class LockstepRegistryTlsTests {
 
 	private static final String TOKEN = "registry-token-31f2";
 
-	private static final String SCHEMA = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"}]}";
+	private static final String SCHEMA = """
+			{"type": "record", "name": "Order", "fields": [{"name": "id", "type": "long"}]}""";
 
 	@TempDir
 	static Path dir;
@@ -100,6 +101,18 @@ class LockstepRegistryTlsTests {
 					.refusalIn(context.getStartupFailure());
 				assertThat(refused.getProperty()).isEqualTo("lockstep.registry.ca-file");
 				assertThat(refused.getReason()).contains("lockstep.registry.ssl-bundle");
+			});
+	}
+
+	@Test
+	void anUnknownSslBundleIsRefusedAtStartNamingTheProperty() {
+		this.runner
+			.withPropertyValues("lockstep.registry.url=" + registry.url(), "lockstep.registry.ssl-bundle=registyr")
+			.run((context) -> {
+				LockstepConfigurationException refused = LockstepConfigurationFailureAnalyzerAccess
+					.refusalIn(context.getStartupFailure());
+				assertThat(refused.getProperty()).isEqualTo("lockstep.registry.ssl-bundle");
+				assertThat(refused.getReason()).contains("no SSL bundle named 'registyr'");
 			});
 	}
 

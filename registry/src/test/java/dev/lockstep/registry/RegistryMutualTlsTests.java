@@ -1,6 +1,8 @@
 package dev.lockstep.registry;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
@@ -85,10 +88,7 @@ class RegistryMutualTlsTests {
 	void withoutAClientCertificateTheRegistryRefusesTheConnection() {
 		Map<String, Object> config = serdeConfig(null);
 		RegistryException refused = catchRegistry(RegistrySerdeConfig.of(config, false).createClient());
-		// TLS 1.3 checks the client's certificate after the client's handshake is done: this
-		// server closes the connection without an alert, so the client sees no response.
-		assertThat(refused.statusCode()).isZero();
-		assertThat(refused.getMessage()).contains("https://127.0.0.1", "I/O failure");
+		assertRefusedByTheServer(refused);
 	}
 
 	@Test
@@ -97,8 +97,33 @@ class RegistryMutualTlsTests {
 		RegistryException refused = catchRegistry(
 				RegistrySerdeConfig.of(serdeConfig(other.keyStore("orders-service"), other.password()), false)
 					.createClient());
-		assertThat(refused.statusCode()).isZero();
-		assertThat(refused.getMessage()).contains("https://127.0.0.1", "I/O failure");
+		assertRefusedByTheServer(refused);
+	}
+
+	@Test
+	void aRegistryCertificateForAnotherHostIsRefusedThroughAWholeTlsContextToo() {
+		// Issued for another host only; the key store the context below reads.
+		authority.issue("registry-elsewhere", Instant.now().plus(Duration.ofDays(1)), "registry.example");
+		try (EmbeddedSchemaRegistry misnamed = EmbeddedSchemaRegistry.builder()
+			.tls(authority.sslContext("registry-elsewhere"), false)
+			.start()) {
+			RegistryClient client = RegistryClient.builder(misnamed.url())
+				.sslContext(authority.sslContext("orders-service"))
+				.build();
+			RegistryException refused = catchThrowableOfType(RegistryException.class, () -> client.schemaById(1));
+			assertThat(refused).hasMessageContaining("TLS failure")
+				.hasMessageContaining("No subject alternative names matching IP address 127.0.0.1");
+			assertThat(refused.isRetryable()).isFalse();
+		}
+	}
+
+	@Test
+	void aTlsContextExcludesTheOtherTrustAndCertificateOptions() {
+		RegistryClient.Builder builder = RegistryClient.builder(registry.url())
+			.sslContext(authority.sslContext("orders-service"))
+			.caCertificates(dir.resolve("ca.pem"));
+		assertThatIllegalArgumentException().isThrownBy(builder::build)
+			.withMessageContaining("a TLS context excludes CA certificates, a trust store and a client certificate");
 	}
 
 	@Test
@@ -120,6 +145,17 @@ class RegistryMutualTlsTests {
 		RegistryException refused = catchRegistry(client);
 		assertThat(refused.statusCode()).isEqualTo(401);
 		assertThat(refused).hasMessageNotContaining("wrong-pass-77");
+	}
+
+	/**
+	 * Refused by the server, never authenticated: over TLS 1.3 it checks the client's
+	 * certificate after the client's handshake, and this server (the JDK's) closes the
+	 * connection without an alert, an I/O failure to the client; one that sends the alert
+	 * is a TLS failure.
+	 */
+	private static void assertRefusedByTheServer(RegistryException refused) {
+		assertThat(refused.statusCode()).isZero();
+		assertThat(refused.getMessage()).contains("https://127.0.0.1").containsAnyOf("I/O failure", "TLS failure");
 	}
 
 	private static RegistryException catchRegistry(RegistryClient client) {

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -418,31 +419,42 @@ public final class RegistrySerdeConfig {
 	}
 
 	private void configureTrust(RegistryClient.Builder builder) {
+		// Not a TLS setting read as unset when blank: empty turns hostname verification off.
 		String algorithm = string(SSL_ENDPOINT_IDENTIFICATION, null);
 		if (algorithm != null && !algorithm.equalsIgnoreCase("https")) {
 			throw new ConfigException(SSL_ENDPOINT_IDENTIFICATION, algorithm,
 					"Hostname verification cannot be turned off");
 		}
-		String caFile = string(CA_FILE, null);
-		String location = string(SSL_TRUSTSTORE_LOCATION, null);
+		String caFile = tlsSetting(CA_FILE);
+		String location = tlsSetting(SSL_TRUSTSTORE_LOCATION);
 		if (caFile != null && location != null) {
 			throw new ConfigException(CA_FILE + " and " + SSL_TRUSTSTORE_LOCATION + " are exclusive");
 		}
-		String type = string(SSL_TRUSTSTORE_TYPE, "JKS").toUpperCase(Locale.ROOT);
+		String type = Objects.requireNonNullElse(tlsSetting(SSL_TRUSTSTORE_TYPE), "JKS").toUpperCase(Locale.ROOT);
 		if (caFile != null || (location != null && type.equals("PEM"))) {
 			builder.caCertificates(Path.of((caFile != null) ? caFile : location));
 		}
 		else if (location != null) {
-			builder.trustStore(loadStore(SSL_TRUSTSTORE_LOCATION, location, type, string(SSL_TRUSTSTORE_PASSWORD, null)));
+			builder.trustStore(loadStore(SSL_TRUSTSTORE_LOCATION, location, type, tlsSetting(SSL_TRUSTSTORE_PASSWORD)));
 		}
-		String keyStore = string(SSL_KEYSTORE_LOCATION, null);
+		String keyStore = tlsSetting(SSL_KEYSTORE_LOCATION);
 		if (keyStore != null) {
-			String keyStoreType = string(SSL_KEYSTORE_TYPE, "JKS").toUpperCase(Locale.ROOT);
-			String keyStorePassword = string(SSL_KEYSTORE_PASSWORD, null);
-			String keyPassword = string(SSL_KEY_PASSWORD, keyStorePassword);
+			String keyStoreType = Objects.requireNonNullElse(tlsSetting(SSL_KEYSTORE_TYPE), "JKS")
+				.toUpperCase(Locale.ROOT);
+			String keyStorePassword = tlsSetting(SSL_KEYSTORE_PASSWORD);
+			String keyPassword = tlsSetting(SSL_KEY_PASSWORD);
+			if (keyPassword == null) {
+				keyPassword = keyStorePassword;
+			}
 			builder.clientCertificate(loadStore(SSL_KEYSTORE_LOCATION, keyStore, keyStoreType, keyStorePassword),
 					(keyPassword != null) ? keyPassword.toCharArray() : null);
 		}
+	}
+
+	/** A TLS setting, blank read as unset (Confluent's defaults for these keys are empty). */
+	private String tlsSetting(String key) {
+		String value = string(key, null);
+		return (value != null && !value.isBlank()) ? value : null;
 	}
 
 	private static KeyStore loadStore(String key, String location, String type, String password) {

@@ -77,6 +77,15 @@ class RegistrySerdeConfigTests {
 	}
 
 	@Test
+	void blankKeyStoreSettingsReadAsUnset() {
+		Map<String, Object> configs = base();
+		configs.put("schema.registry.ssl.keystore.location", "");
+		configs.put("schema.registry.ssl.keystore.password", "");
+		configs.put("schema.registry.ssl.key.password", " ");
+		assertThatNoException().isThrownBy(() -> RegistrySerdeConfig.of(configs, false).createClient());
+	}
+
+	@Test
 	void refusedKeysAtTheirDefaultsAreAccepted() {
 		for (Map.Entry<String, Object> atDefault : Map.<String, Object>of("normalize.schemas", false, "use.schema.id",
 				-1, "proxy.host", "")

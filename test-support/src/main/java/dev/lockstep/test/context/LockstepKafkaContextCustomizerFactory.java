@@ -20,10 +20,15 @@ class LockstepKafkaContextCustomizerFactory implements ContextCustomizerFactory 
 	public ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
 		LockstepKafkaBroker test = TestContextAnnotationUtils.findMergedAnnotation(testClass, LockstepKafkaBroker.class);
+		if (test != null && !test.secured() && test.acls().length > 0) {
+			throw new IllegalStateException("@LockstepKafkaBroker on " + testClass.getName()
+					+ " lists acls without secured = true: a plaintext test broker has no ACLs");
+		}
 		// Sorted: the order topics are listed in must not make another context (and broker).
 		return (test != null)
 				? new LockstepKafkaContextCustomizer(Stream.of(test.topics()).sorted().distinct().toList(),
-						test.partitions(), test.secured(), Stream.of(test.acls()).map(LockstepKafkaContextCustomizerFactory::workerAcls).toList())
+						test.partitions(), test.secured(),
+						Stream.of(test.acls()).map(LockstepKafkaContextCustomizerFactory::workerAcls).toList())
 				: null;
 	}
 

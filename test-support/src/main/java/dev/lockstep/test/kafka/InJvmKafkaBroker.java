@@ -59,8 +59,14 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 		// the test, not end the JVM.
 		KafkaExitProcedure.throwInstead("Test broker");
 		Path baseDir = Directories.createTemp("lockstep-kafka-");
-		KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, spec.overrides(), spec.features()).get(0);
-		return start(baseDir, config, config.bootstrapServer());
+		try {
+			KRaftNodeConfig config = KRaftNodeConfig.newCluster(1, baseDir, spec.overrides(), spec.features()).get(0);
+			return new InJvmKafkaBroker(baseDir, config, config.bootstrapServer());
+		}
+		catch (RuntimeException ex) {
+			Directories.deleteRecursively(baseDir);
+			throw ex;
+		}
 	}
 
 	/**
@@ -73,19 +79,15 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 	public static InJvmKafkaBroker startListeningOn(String address) {
 		KafkaExitProcedure.throwInstead("Test broker");
 		Path baseDir = Directories.createTemp("lockstep-kafka-");
-		KRaftNodeConfig loopback = KRaftNodeConfig.newCluster(1, baseDir, Map.of()).get(0);
-		String listener = "PLAINTEXT://" + address + ":" + loopback.brokerPort();
-		KRaftNodeConfig config = new KRaftNodeConfig(loopback.nodeId(), loopback.brokerPort(),
-				loopback.controllerPort(), loopback.voters(), loopback.clusterSize(), loopback.logDir(),
-				loopback.clusterId(),
-				Map.of("listeners", listener + "," + KRaftNodeConfig.CONTROLLER_LISTENER + "://127.0.0.1:"
-						+ loopback.controllerPort(), "advertised.listeners", listener));
-		return start(baseDir, config, address + ":" + loopback.brokerPort());
-	}
-
-	private static InJvmKafkaBroker start(Path baseDir, KRaftNodeConfig config, String bootstrapServers) {
 		try {
-			return new InJvmKafkaBroker(baseDir, config, bootstrapServers);
+			KRaftNodeConfig loopback = KRaftNodeConfig.newCluster(1, baseDir, Map.of()).get(0);
+			String listener = "PLAINTEXT://" + address + ":" + loopback.brokerPort();
+			KRaftNodeConfig config = new KRaftNodeConfig(loopback.nodeId(), loopback.brokerPort(),
+					loopback.controllerPort(), loopback.voters(), loopback.clusterSize(), loopback.logDir(),
+					loopback.clusterId(),
+					Map.of("listeners", listener + "," + KRaftNodeConfig.CONTROLLER_LISTENER + "://127.0.0.1:"
+							+ loopback.controllerPort(), "advertised.listeners", listener));
+			return new InJvmKafkaBroker(baseDir, config, address + ":" + loopback.brokerPort());
 		}
 		catch (RuntimeException ex) {
 			Directories.deleteRecursively(baseDir);

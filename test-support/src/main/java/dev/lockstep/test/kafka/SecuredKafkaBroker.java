@@ -315,8 +315,16 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 	 */
 	public static Map<String, String> springKafkaProperties(Map<String, Object> client) {
 		Map<String, String> properties = new LinkedHashMap<>();
-		client.forEach((key, value) -> properties.put(SPRING_KAFKA_KEYS.getOrDefault(key, "spring.kafka.properties." + key),
-				(key.endsWith(".location") ? "file:" : "") + value));
+		client.forEach((key, value) -> {
+			String property = SPRING_KAFKA_KEYS.get(key);
+			if (property == null) {
+				properties.put("spring.kafka.properties." + key, String.valueOf(value));
+			}
+			else {
+				// Spring Boot reads store locations as resources.
+				properties.put(property, (property.endsWith("-location") ? "file:" : "") + value);
+			}
+		});
 		return properties;
 	}
 
