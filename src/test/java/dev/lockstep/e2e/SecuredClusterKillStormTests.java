@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sample jar as shipped, over {@code SASL_SSL} with SCRAM-SHA-512, with
  * {@code lockstep.security.require-encryption=true} and only the ACLs docs/security.md
  * lists for a worker (its topics exist, so it creates none). The test seeds and checks
- * over the broker's administration listener. No worker log holds the password.
+ * over the broker's administration listener. No worker log holds the SCRAM password or the
+ * trust store's.
  */
 class SecuredClusterKillStormTests {
 
@@ -63,7 +64,8 @@ class SecuredClusterKillStormTests {
 		FaultScenarios.killStorm(pipeline, workDir, KILLS, workerArgs.toArray(String[]::new));
 		pipeline.assertExactOutput("secured-kill-storm", KILLS, KILLS + 1, started);
 		assertThat(workerLogs(workDir)).hasSize(KILLS + 1)
-			.allSatisfy((log) -> assertThat(Files.readString(log)).as(log.toString()).doesNotContain(PASSWORD));
+			.allSatisfy((log) -> assertThat(Files.readString(log)).as(log.toString())
+				.doesNotContain(PASSWORD, broker.certificates().password()));
 	}
 
 	private static List<Path> workerLogs(Path workDir) throws IOException {
