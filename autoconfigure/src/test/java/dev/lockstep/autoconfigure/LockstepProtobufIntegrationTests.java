@@ -1,6 +1,7 @@
 package dev.lockstep.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -71,6 +72,9 @@ class LockstepProtobufIntegrationTests {
 		long v1Id = registry.register(this.topics.input + "-value", "PROTOBUF", v1);
 		long v2Id = registry.register(this.topics.input + "-value", "PROTOBUF", v2);
 		registry.register(this.topics.output + "-value", "PROTOBUF", v1);
+		// As Confluent's clients register it: base64 of the serialized FileDescriptorProto.
+		long serializedId = registry.register(this.topics.input + "-value", "PROTOBUF",
+				Base64.getEncoder().encodeToString(Order.getDescriptor().getFile().toProto().toByteArray()));
 		RegistryClient client = RegistryClient.builder(registry.url()).build();
 		ProtobufSerializer<Order> writer = ProtobufSerializer.of(client, this.topics.input + "-value", Order.getDescriptor());
 		Descriptor v2Order = ProtobufSchema.parse(v2).file().findMessageTypeByName("Order");
@@ -90,12 +94,13 @@ class LockstepProtobufIntegrationTests {
 			this.topics.send(producer, "bad-id", framed(987_654, "0202", order("o-5", "paid", 1).toByteArray()));
 			this.topics.send(producer, "bad-type", framed(v1Id, "00", order("o-6", "paid", 1).toByteArray()));
 			this.topics.send(producer, "order-7", writer.serialize(order("o-7", "shipped", 10)));
-			List<ConsumerRecord<String, byte[]>> outputs = this.topics.readCommitted(this.topics.output, 4);
+			this.topics.send(producer, "order-8", framed(serializedId, "0202", order("o-8", "paid", 20).toByteArray()));
+			List<ConsumerRecord<String, byte[]>> outputs = this.topics.readCommitted(this.topics.output, 5);
 			List<ConsumerRecord<String, byte[]>> quarantined = this.topics.readCommitted(this.topics.quarantine, 3);
 			ProtobufDeserializer<Order> reader = ProtobufDeserializer.specific(client, Order.getDefaultInstance(),
 					WireFormat.DEFAULT_MAX_BYTES, 8);
 			assertThat(outputs).extracting(ConsumerRecord::key).containsExactly("order-1", "order-2", "order-3",
-					"order-7");
+					"order-7", "order-8");
 			assertThat(reader.deserialize(outputs.get(0).value())).isEqualTo(order("o-1", "PAID", 1250));
 			Order second = reader.deserialize(outputs.get(1).value());
 			assertThat(second.getStatus()).isEqualTo("REFUNDED");
@@ -103,6 +108,7 @@ class LockstepProtobufIntegrationTests {
 				.isEqualTo("app");
 			assertThat(outputs.get(2).value()).isNull();
 			assertThat(reader.deserialize(outputs.get(3).value())).isEqualTo(order("o-7", "SHIPPED", 10));
+			assertThat(reader.deserialize(outputs.get(4).value())).isEqualTo(order("o-8", "PAID", 20));
 			assertThat(WireFormat.unframe(outputs.get(0).value(), 1000).schemaId())
 				.isEqualTo(client.lookup(this.topics.output + "-value", ProtobufSchema.of(Order.getDescriptor()).registrySchema()));
 			assertThat(new String(outputs.get(0).headers().lastHeader("source").value(), StandardCharsets.UTF_8))

@@ -2,6 +2,7 @@ package dev.lockstep.registry.protobuf;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DurationProto;
 import com.google.protobuf.EmptyProto;
 import com.google.protobuf.FieldMaskProto;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.SourceContextProto;
 import com.google.protobuf.StructProto;
 import com.google.protobuf.TimestampProto;
@@ -31,7 +33,8 @@ import dev.lockstep.registry.SchemaReference;
 /**
  * A Protobuf schema as the registry holds it: one {@code .proto} file's text, and the
  * file descriptor it means. Made from a generated class's descriptor (to register or look
- * up) or parsed from a registry's text (a writer schema). Imports of Protobuf's well-known
+ * up) or parsed from a registry's text (a writer schema): {@code .proto} text, or a
+ * base64 serialized {@code FileDescriptorProto} as Confluent's clients register it. Imports of Protobuf's well-known
  * types ({@code google/protobuf/timestamp.proto} and the like) are resolved from
  * protobuf-java itself; any other import is a schema reference, given as text when
  * parsing. Two schemas are equal when their texts are.
@@ -116,7 +119,7 @@ public final class ProtobufSchema {
 			throw new IllegalArgumentException("Imports nest deeper than " + ProtoParser.MAX_DEPTH + " files");
 		}
 		importing.push(name);
-		FileDescriptorProto proto = ProtoParser.parse(name, text);
+		FileDescriptorProto proto = fileProto(name, text);
 		List<FileDescriptor> dependencies = new ArrayList<>();
 		for (String dependency : proto.getDependencyList()) {
 			FileDescriptor known = WELL_KNOWN.get(dependency);
@@ -143,6 +146,36 @@ public final class ProtobufSchema {
 		}
 		catch (DescriptorValidationException ex) {
 			throw new IllegalArgumentException("Invalid Protobuf schema: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Read one file of a schema: its {@code .proto} text, or, as Confluent's clients
+	 * register it, its {@code FileDescriptorProto} serialized and base64 encoded. Text is
+	 * tried first; the file takes the name it is imported by.
+	 */
+	private static FileDescriptorProto fileProto(String name, String text) {
+		try {
+			return ProtoParser.parse(name, text);
+		}
+		catch (IllegalArgumentException notText) {
+			FileDescriptorProto serialized = serialized(text);
+			if (serialized == null) {
+				throw notText;
+			}
+			return serialized.toBuilder().setName(name).build();
+		}
+	}
+
+	/** A serialized descriptor in strict base64, or {@code null} when the text is none. */
+	private static FileDescriptorProto serialized(String text) {
+		try {
+			FileDescriptorProto file = FileDescriptorProto.parseFrom(Base64.getDecoder().decode(text.strip()));
+			// Bytes that happen to parse are no file: a registered file has a name.
+			return file.getName().isEmpty() ? null : file;
+		}
+		catch (IllegalArgumentException | InvalidProtocolBufferException ex) {
+			return null;
 		}
 	}
 

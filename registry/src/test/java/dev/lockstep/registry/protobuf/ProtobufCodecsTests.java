@@ -2,6 +2,7 @@ package dev.lockstep.registry.protobuf;
 
 import dev.lockstep.registry.internal.WriterSchemas;
 import java.io.ByteArrayOutputStream;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
 
@@ -80,6 +81,17 @@ class ProtobufCodecsTests {
 		DynamicMessage discount = dynamic().deserialize(framed(hexId(id) + "06020200", order.getLines(0).getDiscount()));
 		assertThat(discount.getDescriptorForType().getFullName()).isEqualTo("lockstep.test.Order.Line.Discount");
 		assertThat(specific(Order.getDefaultInstance()).deserialize(null)).isNull();
+	}
+
+	@Test
+	void readsRecordsWhoseWriterSchemaIsASerializedDescriptor() {
+		// How Confluent's clients register a schema: base64(FileDescriptorProto).
+		long id = this.registry.register("orders-value", "PROTOBUF",
+				Base64.getEncoder().encodeToString(Order.getDescriptor().getFile().toProto().toByteArray()));
+		Order order = TestMessages.order();
+		byte[] message = framed(hexId(id) + "0202", order);
+		assertThat(specific(Order.getDefaultInstance()).deserialize(message)).isEqualTo(order);
+		assertThat(dynamic().deserialize(message).toByteArray()).isEqualTo(order.toByteArray());
 	}
 
 	@Test

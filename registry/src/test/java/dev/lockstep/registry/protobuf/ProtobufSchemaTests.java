@@ -1,12 +1,18 @@
 package dev.lockstep.registry.protobuf;
 
+import java.util.Base64;
+import java.util.Map;
+
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import dev.lockstep.registry.protobuf.test.Catalog;
 import dev.lockstep.registry.protobuf.test.Envelope;
 import dev.lockstep.registry.protobuf.test.Order;
 import dev.lockstep.registry.protobuf.test.TestMessages;
+import dev.lockstep.registry.protobuf.test.invoice.Invoice;
+import dev.lockstep.registry.protobuf.test.money.Money;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,6 +40,42 @@ class ProtobufSchemaTests {
 		assertThat(dynamic.hasField(note)).isTrue();
 		assertThat(order.findFieldByName("attributes").isMapField()).isTrue();
 		assertThat(order.findFieldByName("voucher").getRealContainingOneof().getName()).isEqualTo("payment");
+	}
+
+	@Test
+	void readsTheSerializedDescriptorConfluentsClientsRegister() throws Exception {
+		// Confluent's clients register base64(FileDescriptorProto): protoc's descriptor, as
+		// generated code holds it.
+		ProtobufSchema parsed = ProtobufSchema.parse(serialized(Order.getDescriptor().getFile()));
+		Descriptor order = parsed.file().findMessageTypeByName("Order");
+		byte[] bytes = TestMessages.order().toByteArray();
+		DynamicMessage dynamic = DynamicMessage.parseFrom(order, bytes);
+		assertThat(dynamic.getUnknownFields().asMap()).isEmpty();
+		assertThat(dynamic.toByteArray()).isEqualTo(bytes);
+		assertThat(ProtoPrinter.print(parsed.file())).isEqualTo(ProtobufSchema.of(Order.getDescriptor()).text());
+	}
+
+	@Test
+	void readsASerializedDescriptorWhoseImportIsSerializedToo() {
+		FileDescriptor invoice = Invoice.getDescriptor().getFile();
+		FileDescriptor money = invoice.getDependencies().get(0);
+		ProtobufSchema parsed = ProtobufSchema.parse(serialized(invoice),
+				Map.of(money.getName(), serialized(money)));
+		assertThat(parsed.file().findMessageTypeByName("Invoice").findFieldByName("total").getMessageType().getFullName())
+			.isEqualTo(Money.getDescriptor().getFullName());
+	}
+
+	@Test
+	void textThatIsNeitherProtoNorASerializedDescriptorIsRefusedWithTheTextsError() {
+		assertThatIllegalArgumentException().isThrownBy(() -> ProtobufSchema.parse("Cg1vcmRlcnMucHJvdG8=!"))
+			.withMessageContaining("line 1");
+		// Valid base64 of bytes that are no descriptor file.
+		assertThatIllegalArgumentException().isThrownBy(() -> ProtobufSchema.parse("QUJD"))
+			.withMessageContaining("line 1");
+	}
+
+	private static String serialized(FileDescriptor file) {
+		return Base64.getEncoder().encodeToString(file.toProto().toByteArray());
 	}
 
 	@Test

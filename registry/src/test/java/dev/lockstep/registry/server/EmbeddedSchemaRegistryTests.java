@@ -5,6 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.Base64;
 
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
@@ -113,6 +114,24 @@ class EmbeddedSchemaRegistryTests {
 			assertThatExceptionOfType(RegistryException.class)
 				.isThrownBy(() -> client.register("json-value", RegistrySchema.json("{\"type\": ")))
 				.satisfies((ex) -> assertThat(ex.statusCode()).isEqualTo(422));
+		}
+	}
+
+	@Test
+	void acceptsAProtobufSchemaAsTheSerializedDescriptorConfluentsClientsRegister() {
+		try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.builder().start()) {
+			RegistryClient client = client(registry);
+			String serialized = Base64.getEncoder()
+				.encodeToString(Order.getDescriptor().getFile().toProto().toByteArray());
+			long id = client.register("proto-value", new RegistrySchema(RegistrySchema.PROTOBUF, serialized));
+			assertThat(client.schema(id).text()).isEqualTo(serialized);
+			// Checked against it as against text: a changed field type is refused.
+			assertThatExceptionOfType(RegistryException.class)
+				.isThrownBy(() -> client.register("proto-value", new RegistrySchema(RegistrySchema.PROTOBUF,
+						ProtobufSchema.of(Order.getDescriptor())
+							.text()
+							.replace("int64 amount_cents = 3;", "string amount_cents = 3;"))))
+				.satisfies((ex) -> assertThat(ex.statusCode()).isEqualTo(409));
 		}
 	}
 
