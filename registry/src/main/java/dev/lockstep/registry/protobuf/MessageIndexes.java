@@ -19,6 +19,11 @@ public final class MessageIndexes {
 
 	private static final byte[] FIRST = { 0 };
 
+	// Odd unsigned varints read as negative zig-zag ones: the likely writer, named.
+	private static final String DEPRECATED_FORMAT = " (Confluent's deprecated format writes message indexes as"
+			+ " unsigned varints: confluent-kafka clients before 1.8.2, or use.deprecated.format=true; only the"
+			+ " file's first message, [0], reads the same in both)";
+
 	private MessageIndexes() {
 	}
 
@@ -87,13 +92,14 @@ public final class MessageIndexes {
 			return new Read(new int[] { 0 }, position[0] - offset);
 		}
 		if (count < 0 || count > MAX_DEPTH) {
-			throw new InvalidDataException("Message index count " + count + " is outside 0.." + MAX_DEPTH);
+			throw new InvalidDataException("Message index count " + count + " is outside 0.." + MAX_DEPTH
+					+ ((count < 0) ? DEPRECATED_FORMAT : ""));
 		}
 		int[] indexes = new int[count];
 		for (int i = 0; i < count; i++) {
 			indexes[i] = readVarint(message, position, end);
 			if (indexes[i] < 0) {
-				throw new InvalidDataException("Negative message index " + indexes[i]);
+				throw new InvalidDataException("Negative message index " + indexes[i] + DEPRECATED_FORMAT);
 			}
 		}
 		return new Read(indexes, position[0] - offset);

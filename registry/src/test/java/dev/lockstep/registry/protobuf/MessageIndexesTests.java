@@ -59,6 +59,19 @@ class MessageIndexesTests {
 			.withMessageContaining("32 bits");
 	}
 
+	@Test
+	void namesConfluentsDeprecatedUnsignedFormatWhereItShows() {
+		// [1] as confluent-kafka 1.7 writes it: count 1, index 1, unsigned.
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> MessageIndexes.decode(HexFormat.of().parseHex("0101"), 0, 2))
+			.withMessageContaining("count -1")
+			.withMessageContaining("deprecated format writes message indexes as unsigned varints");
+		// [1, 0]: count 2 reads as 1, then index 1 as -1.
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> MessageIndexes.decode(HexFormat.of().parseHex("020100"), 0, 3))
+			.withMessageContaining("use.deprecated.format=true");
+	}
+
 	private static String hex(byte[] bytes) {
 		return HexFormat.of().formatHex(bytes);
 	}
