@@ -20,7 +20,6 @@ import dev.lockstep.test.kafka.KafkaBroker;
 import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.ValueTransformer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,8 +53,6 @@ class ConfluentPythonClientTests {
 
 	private static KafkaBroker broker;
 
-	private static EmbeddedSchemaRegistry registry;
-
 	private final RegistryWorkerFixture topics = new RegistryWorkerFixture(broker);
 
 	@BeforeAll
@@ -64,32 +61,37 @@ class ConfluentPythonClientTests {
 				Files.isExecutable(PYTHON) && run(PYTHON.toString(), "-c", "import confluent_kafka") == 0,
 				"Confluent's Python client is not installed: apt-get install python3-confluent-kafka python3-protobuf");
 		broker = shared;
-		registry = EmbeddedSchemaRegistry.builder().start();
 	}
 
-	@AfterAll
-	static void stop() {
-		if (registry != null) {
-			registry.close();
+	@Test
+	void throughTheEmbeddedRegistry(@TempDir Path dir) throws Exception {
+		try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.builder().start()) {
+			ordersConfluentsPythonClientWritesAreNormalizedExactlyOnceAndReadBackByIt(dir, registry.url());
 		}
 	}
 
 	@Test
-	void ordersConfluentsPythonClientWritesAreNormalizedExactlyOnceAndReadBackByIt(@TempDir Path dir)
+	void throughApicurioRegistry(@TempDir Path dir) throws Exception {
+		try (ApicurioRegistry registry = ApicurioRegistry.start(dir)) {
+			ordersConfluentsPythonClientWritesAreNormalizedExactlyOnceAndReadBackByIt(dir, registry.url());
+		}
+	}
+
+	private void ordersConfluentsPythonClientWritesAreNormalizedExactlyOnceAndReadBackByIt(Path dir, String registry)
 			throws Exception {
 		Path script = dir.resolve("confluent_protobuf.py");
 		try (InputStream in = getClass().getResourceAsStream("/interop/confluent_protobuf.py")) {
 			Files.copy(in, script);
 		}
-		Map<String, Object> properties = this.topics.properties(registry.url(), "registry-protobuf", Order.class);
+		Map<String, Object> properties = this.topics.properties(registry, "registry-protobuf", Order.class);
 		properties.put("lockstep.registry.auto-register", "true");
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.NONE)
 			.properties(properties)
 			.run()) {
-			python(dir, script, "produce", this.topics.input, ORDERS);
+			python(dir, script, registry, "produce", this.topics.input, ORDERS);
 			// What that client registered: the descriptor, serialized and base64 encoded, not .proto text.
-			RegistrySchema registered = RegistryClient.builder(registry.url())
+			RegistrySchema registered = RegistryClient.builder(registry)
 				.build()
 				.latestSubjectVersion(this.topics.input + "-value")
 				.schema();
@@ -100,7 +102,7 @@ class ConfluentPythonClientTests {
 				.untilAsserted(() -> assertThat(workers.worker("normalizer").state().committedRecords())
 					.as(() -> workers.worker("normalizer").state().toString())
 					.isEqualTo(ORDERS));
-			List<String> read = python(dir, script, "consume", this.topics.output, ORDERS);
+			List<String> read = python(dir, script, registry, "consume", this.topics.output, ORDERS);
 			List<String> expected = new ArrayList<>();
 			for (int i = 1; i <= ORDERS; i++) {
 				expected.add("order-" + i + " o-" + i + " PAID " + i);
@@ -110,11 +112,11 @@ class ConfluentPythonClientTests {
 	}
 
 	/** Run the script; its output lines, or a failure with them. */
-	private static List<String> python(Path dir, Path script, String mode, String topic, int count)
+	private static List<String> python(Path dir, Path script, String registry, String mode, String topic, int count)
 			throws IOException, InterruptedException {
 		Path output = dir.resolve(mode + ".log");
 		Process process = new ProcessBuilder(PYTHON.toString(), script.toString(), mode, broker.bootstrapServers(),
-				registry.url(), topic, Integer.toString(count))
+				registry, topic, Integer.toString(count))
 			.redirectErrorStream(true)
 			.redirectOutput(output.toFile())
 			.start();
