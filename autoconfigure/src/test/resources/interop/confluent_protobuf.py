@@ -1,14 +1,19 @@
 """Confluent's own Python client (confluent-kafka) writing and reading Protobuf orders
 through a schema registry, for ConfluentPythonClientTests.
 
+  register <bootstrap> <registry> <topic> 0       register the order schema under <topic>-value
+                                                   as the client's serializer would
   produce <bootstrap> <registry> <topic> <count>   write orders "order-1".."order-<count>"
+                                                   (auto.register.schemas from $AUTO_REGISTER)
   consume <bootstrap> <registry> <topic> <count>   read <count> records read_committed and
                                                    print "key id status amount_cents" lines
 """
+import base64
+import os
 import sys
 
 from confluent_kafka import DeserializingConsumer, SerializingProducer
-from confluent_kafka.schema_registry import SchemaRegistryClient
+from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
 from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer, ProtobufSerializer
 from confluent_kafka.serialization import StringDeserializer, StringSerializer
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
@@ -20,6 +25,9 @@ def order_class():
     file.name = "lockstep/interop/order.proto"
     file.package = "lockstep.interop"
     file.syntax = "proto3"
+    # The options the .proto file shared with the Java side declares: the same descriptor.
+    file.options.java_package = "dev.lockstep.autoconfigure.interop.test"
+    file.options.java_multiple_files = True
     message = file.message_type.add()
     message.name = "Order"
     for number, (name, kind) in enumerate(
@@ -40,11 +48,16 @@ def order_class():
 def main(mode, bootstrap, registry, topic, count):
     order = order_class()
     client = SchemaRegistryClient({"url": registry})
-    if mode == "produce":
+    if mode == "register":
+        # What the client's ProtobufSerializer registers: the file's descriptor, base64.
+        text = base64.standard_b64encode(order.DESCRIPTOR.file.serialized_pb).decode("ascii")
+        client.register_schema(topic + "-value", Schema(text, "PROTOBUF"))
+    elif mode == "produce":
+        auto_register = os.environ.get("AUTO_REGISTER", "true") == "true"
         producer = SerializingProducer({
             "bootstrap.servers": bootstrap,
             "key.serializer": StringSerializer("utf_8"),
-            "value.serializer": ProtobufSerializer(order, client, {"auto.register.schemas": True}),
+            "value.serializer": ProtobufSerializer(order, client, {"auto.register.schemas": auto_register}),
         })
         for i in range(1, count + 1):
             producer.produce(topic, key="order-%d" % i,
@@ -54,7 +67,7 @@ def main(mode, bootstrap, registry, topic, count):
     else:
         consumer = DeserializingConsumer({
             "bootstrap.servers": bootstrap,
-            "group.id": "confluent-python-reader",
+            "group.id": "confluent-python-reader-" + topic,
             "auto.offset.reset": "earliest",
             "isolation.level": "read_committed",
             "key.deserializer": StringDeserializer("utf_8"),

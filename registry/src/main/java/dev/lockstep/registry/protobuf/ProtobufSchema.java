@@ -205,6 +205,17 @@ public final class ProtobufSchema {
 	}
 
 	/**
+	 * Return the schema as Confluent's clients register it: the file's descriptor,
+	 * serialized and base64 encoded, with references to its imports.
+	 * @param references one reference per {@linkplain #referencedFiles() imported file}
+	 * @return a {@code PROTOBUF} schema of the serialized descriptor and these references
+	 */
+	public RegistrySchema serializedRegistrySchema(List<SchemaReference> references) {
+		return new RegistrySchema(RegistrySchema.PROTOBUF,
+				Base64.getEncoder().encodeToString(this.file.toProto().toByteArray()), references);
+	}
+
+	/**
 	 * Return the file descriptor.
 	 * @return the descriptor
 	 */

@@ -70,8 +70,10 @@ public final class ProtobufSerializer<T extends Message> {
 	 * @param client the registry client
 	 * @param subject the subject
 	 * @param descriptor the generated type's descriptor
-	 * @param idSource how the schema id is found; with
-	 * {@link SchemaIdSource#LATEST_VERSION} the latest version must be the type's own file
+	 * @param idSource how the schema id is found; {@link SchemaIdSource#LOOKUP} finds the
+	 * type's file as Lockstep registers it (printed text) or as Confluent's clients do (the
+	 * serialized descriptor); with {@link SchemaIdSource#LATEST_VERSION} the latest version
+	 * must be the type's own file
 	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
 	 * @return the serializer
 	 * @throws IllegalArgumentException when the type's file cannot be a registry schema
@@ -84,27 +86,48 @@ public final class ProtobufSerializer<T extends Message> {
 		WireFormat.checkMaxBytes(maxBytes);
 		ProtobufSchema schema = ProtobufSchema.of(descriptor);
 		long id = switch (idSource) {
-			case LOOKUP -> client.lookup(subject, withReferences(client, schema, false));
-			case AUTO_REGISTER -> client.register(subject, withReferences(client, schema, true));
+			case LOOKUP -> lookup(client, subject, schema);
+			case AUTO_REGISTER -> client.register(subject, withReferences(client, schema, true, false));
 			case LATEST_VERSION -> latestId(client, client.latestSubjectVersion(subject), schema);
 		};
 		return new ProtobufSerializer<>(descriptor, schema, id, maxBytes);
 	}
 
+	// As Lockstep registers it (printed text), else as Confluent's clients do (the
+	// serialized descriptor): a registry comparing texts finds each only in its own form.
+	private static long lookup(RegistryClient client, String subject, ProtobufSchema schema) {
+		try {
+			return client.lookup(subject, withReferences(client, schema, false, false));
+		}
+		catch (RegistryException notPrinted) {
+			if (notPrinted.statusCode() != 404) {
+				throw notPrinted;
+			}
+			try {
+				return client.lookup(subject, withReferences(client, schema, false, true));
+			}
+			catch (RegistryException notSerialized) {
+				notPrinted.addSuppressed(notSerialized);
+				throw notPrinted;
+			}
+		}
+	}
+
 	// Each imported file is a reference to the subject named by its import path, as
 	// Confluent's default reference subject names it: registered (or looked up) first.
-	private static RegistrySchema withReferences(RegistryClient client, ProtobufSchema schema, boolean register) {
+	private static RegistrySchema withReferences(RegistryClient client, ProtobufSchema schema, boolean register,
+			boolean serialized) {
 		List<SchemaReference> references = new ArrayList<>();
 		for (FileDescriptor imported : schema.referencedFiles()) {
 			ProtobufSchema importedSchema = ProtobufSchema.of(imported);
-			RegistrySchema registrySchema = withReferences(client, importedSchema, register);
+			RegistrySchema registrySchema = withReferences(client, importedSchema, register, serialized);
 			if (register) {
 				client.register(imported.getName(), registrySchema);
 			}
 			SubjectVersion version = client.lookupVersion(imported.getName(), registrySchema);
 			references.add(new SchemaReference(imported.getName(), imported.getName(), version.version()));
 		}
-		return schema.registrySchema(references);
+		return serialized ? schema.serializedRegistrySchema(references) : schema.registrySchema(references);
 	}
 
 	/**

@@ -95,6 +95,17 @@ class ProtobufCodecsTests {
 	}
 
 	@Test
+	void looksUpASchemaConfluentsClientsRegisteredAsASerializedDescriptor() {
+		long id = this.registry.register("orders-value", "PROTOBUF",
+				Base64.getEncoder().encodeToString(Order.getDescriptor().getFile().toProto().toByteArray()));
+		ProtobufSerializer<Order> serializer = ProtobufSerializer.of(this.client, "orders-value",
+				Order.getDescriptor());
+		assertThat(serializer.schemaId()).isEqualTo(id);
+		// Lockstep's printed text first (not found), then the serialized descriptor.
+		assertThat(this.registry.requestCount("POST /subjects/orders-value")).isEqualTo(2);
+	}
+
+	@Test
 	void roundTripsThroughTheKafkaSerdesWithConfluentKeys() {
 		RegistryProtobufSerializer<Message> serializer = new RegistryProtobufSerializer<>();
 		serializer.configure(Map.of("schema.registry.url", this.registry.url(), "auto.register.schemas", true), false);
