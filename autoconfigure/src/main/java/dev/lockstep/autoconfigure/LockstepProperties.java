@@ -156,6 +156,11 @@ public class LockstepProperties {
 		 */
 		private boolean autoRegister = false;
 
+		/**
+		 * Whether the registry normalizes schemas on registration and look-up alike.
+		 */
+		private boolean normalizeSchemas = false;
+
 		public List<String> getUrl() {
 			return this.url;
 		}
@@ -242,6 +247,14 @@ public class LockstepProperties {
 
 		public void setAutoRegister(boolean autoRegister) {
 			this.autoRegister = autoRegister;
+		}
+
+		public boolean isNormalizeSchemas() {
+			return this.normalizeSchemas;
+		}
+
+		public void setNormalizeSchemas(boolean normalizeSchemas) {
+			this.normalizeSchemas = normalizeSchemas;
 		}
 
 	}

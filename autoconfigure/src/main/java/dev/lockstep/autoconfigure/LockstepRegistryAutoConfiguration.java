@@ -68,6 +68,7 @@ public final class LockstepRegistryAutoConfiguration {
 		map.from(registry::getMaxResponseSize).as((size) -> (int) size.toBytes()).to(builder::maxResponseBytes);
 		map.from(registry::getCacheCapacity).to(builder::cacheCapacity);
 		map.from(registry::getRetries).to(builder::retries);
+		map.from(registry::isNormalizeSchemas).to(builder::normalizeSchemas);
 		listeners.ifUnique(builder::listener);
 		return builder.build();
 	}

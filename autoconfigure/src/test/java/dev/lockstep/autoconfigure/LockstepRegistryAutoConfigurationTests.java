@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.test.registry.TestSchemaRegistry;
+import org.apache.avro.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +57,16 @@ class LockstepRegistryAutoConfigurationTests {
 				assertThat(context).hasSingleBean(PropertiesSchemaRegistryConnectionDetails.class);
 				assertThat(context.getBean(RegistryClient.class).ping()).isEqualTo("BACKWARD");
 				assertThat(this.registry.lastRequestHeader("Authorization")).isEqualTo(basic("svc", "secret"));
+			});
+	}
+
+	@Test
+	void normalizeSchemasAsksTheRegistryToNormalize() {
+		this.runner
+			.withPropertyValues("lockstep.registry.url=" + this.registry.url(), "lockstep.registry.normalize-schemas=true")
+			.run((context) -> {
+				context.getBean(RegistryClient.class).register("orders-value", Schema.create(Schema.Type.STRING));
+				assertThat(this.registry.lastRequestQuery()).isEqualTo("normalize=true");
 			});
 	}
 

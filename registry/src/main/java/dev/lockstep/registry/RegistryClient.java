@@ -86,9 +86,13 @@ public final class RegistryClient {
 
 	private final RegistryListener listener;
 
-	private RegistryClient(RegistryHttp http, int cacheCapacity, RegistryListener listener) {
+	// Appended to registrations and look-ups alike: the registry must normalize both or neither.
+	private final String normalize;
+
+	private RegistryClient(RegistryHttp http, int cacheCapacity, RegistryListener listener, boolean normalize) {
 		this.http = http;
 		this.listener = listener;
+		this.normalize = normalize ? "?normalize=true" : "";
 		listener.clientCreated();
 		this.schemasById = new BoundedCache<>(cacheCapacity);
 		this.textsById = new BoundedCache<>(cacheCapacity);
@@ -142,7 +146,7 @@ public final class RegistryClient {
 			return cached;
 		}
 		return coalesced(key, () -> {
-			long id = request("lookup", "POST", "/subjects/" + encode(subject), schemaBody(schema),
+			long id = request("lookup", "POST", "/subjects/" + encode(subject) + this.normalize, schemaBody(schema),
 					RegistryMessages::schemaId);
 			this.idsBySchema.put(key, id);
 			return id;
@@ -168,8 +172,8 @@ public final class RegistryClient {
 	 * @return the schema's id
 	 */
 	public long register(String subject, RegistrySchema schema) {
-		return request("register", "POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema),
-				RegistryMessages::schemaId);
+		return request("register", "POST", "/subjects/" + encode(subject) + "/versions" + this.normalize,
+				schemaBody(schema), RegistryMessages::schemaId);
 	}
 
 	/**
@@ -220,7 +224,7 @@ public final class RegistryClient {
 	 * @return the subject's version of it
 	 */
 	public SubjectVersion lookupVersion(String subject, RegistrySchema schema) {
-		return request("lookup", "POST", "/subjects/" + encode(subject), schemaBody(schema),
+		return request("lookup", "POST", "/subjects/" + encode(subject) + this.normalize, schemaBody(schema),
 				(response) -> new SubjectVersion(textField(response, "subject"), versionNumber(response),
 						schemaId(response), schemaText(response)));
 	}
@@ -529,6 +533,8 @@ public final class RegistryClient {
 
 		private RegistryListener listener = RegistryListener.NONE;
 
+		private boolean normalizeSchemas;
+
 		private Builder(List<String> baseUrls) {
 			this.baseUrls = baseUrls;
 		}
@@ -655,6 +661,18 @@ public final class RegistryClient {
 		}
 
 		/**
+		 * Ask the registry to normalize schemas ({@code ?normalize=true}, Confluent's
+		 * {@code normalize.schemas}) on registration and look-up alike, so that a schema
+		 * registered normalized is found again.
+		 * @param normalizeSchemas whether to normalize (default {@code false})
+		 * @return this builder
+		 */
+		public Builder normalizeSchemas(boolean normalizeSchemas) {
+			this.normalizeSchemas = normalizeSchemas;
+			return this;
+		}
+
+		/**
 		 * Hear the client's requests and cache accesses, for metrics.
 		 * @param listener the listener
 		 * @return this builder
@@ -692,7 +710,7 @@ public final class RegistryClient {
 							this.clientKeyPassword);
 			RegistryHttp http = new RegistryHttp(urls, tls, authorization(), this.timeout,
 					this.maxResponseBytes, this.retries, this.initialBackoff, this.maxBackoff, JSON);
-			return new RegistryClient(http, this.cacheCapacity, this.listener);
+			return new RegistryClient(http, this.cacheCapacity, this.listener, this.normalizeSchemas);
 		}
 
 		private String authorization() {

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.lockstep.registry.kafka.RegistrySerdeConfig;
 import dev.lockstep.test.registry.TestSchemaRegistry;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -200,6 +201,19 @@ class RegistryClientTests {
 		RegistryException unauthorized = catchRegistry(() -> client().build().schemaById(id));
 		assertThat(unauthorized.statusCode()).isEqualTo(401);
 		assertThat(this.registry.requestCount("GET /schemas/ids/" + id)).isEqualTo(4);
+	}
+
+	@Test
+	void normalizeSchemasAsksForNormalizingOnRegistrationAndLookUpAlike() {
+		RegistryClient normalizing = RegistrySerdeConfig
+			.of(Map.of("schema.registry.url", this.registry.url(), "normalize.schemas", true), false)
+			.createClient();
+		normalizing.register("orders-value", ORDER);
+		assertThat(this.registry.lastRequestQuery()).isEqualTo("normalize=true");
+		normalizing.lookup("orders-value", ORDER);
+		assertThat(this.registry.lastRequestQuery()).isEqualTo("normalize=true");
+		client().build().lookup("orders-value", ORDER);
+		assertThat(this.registry.lastRequestQuery()).isNull();
 	}
 
 	@Test

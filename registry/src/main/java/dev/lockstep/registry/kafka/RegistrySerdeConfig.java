@@ -58,6 +58,9 @@ public final class RegistrySerdeConfig {
 	/** Whether serializers register schemas; {@code false} by default in Lockstep. */
 	public static final String AUTO_REGISTER_SCHEMAS = "auto.register.schemas";
 
+	/** Whether the registry normalizes schemas on registration and look-up alike. */
+	public static final String NORMALIZE_SCHEMAS = "normalize.schemas";
+
 	/** Whether serializers write with the subject's latest version's id. */
 	public static final String USE_LATEST_VERSION = "use.latest.version";
 
@@ -154,7 +157,7 @@ public final class RegistrySerdeConfig {
 
 	private static final Set<String> HONOURED = Set.of(SCHEMA_REGISTRY_URL, BASIC_AUTH_CREDENTIALS_SOURCE,
 			BASIC_AUTH_USER_INFO, "schema.registry.basic.auth.user.info", BEARER_AUTH_CREDENTIALS_SOURCE,
-			BEARER_AUTH_TOKEN, AUTO_REGISTER_SCHEMAS, USE_LATEST_VERSION, SPECIFIC_AVRO_READER,
+			BEARER_AUTH_TOKEN, AUTO_REGISTER_SCHEMAS, NORMALIZE_SCHEMAS, USE_LATEST_VERSION, SPECIFIC_AVRO_READER,
 			KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
 			SSL_TRUSTSTORE_TYPE, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEYSTORE_TYPE, SSL_KEY_PASSWORD,
 			SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
@@ -182,7 +185,6 @@ public final class RegistrySerdeConfig {
 	private static final Map<String, String> REFUSED_UNLESS_DEFAULT = new LinkedHashMap<>();
 
 	static {
-		REFUSED_UNLESS_DEFAULT.put("normalize.schemas", "false");
 		REFUSED_UNLESS_DEFAULT.put("avro.use.logical.type.converters", "false");
 		REFUSED_UNLESS_DEFAULT.put("avro.remove.java.properties", "false");
 		REFUSED_UNLESS_DEFAULT.put("schema.reflection", "false");
@@ -243,6 +245,7 @@ public final class RegistrySerdeConfig {
 			.builder(Arrays.stream(urls.split(",")).map(String::trim).filter((url) -> !url.isEmpty()).toList());
 		configureAuth(builder);
 		configureTrust(builder);
+		builder.normalizeSchemas(bool(NORMALIZE_SCHEMAS, false));
 		builder.timeout(Duration.ofMillis(number(TIMEOUT_MS, RegistryClient.Builder.DEFAULT_TIMEOUT.toMillis())))
 			.maxResponseBytes((int) number(MAX_RESPONSE_BYTES, RegistryClient.Builder.DEFAULT_MAX_RESPONSE_BYTES))
 			.cacheCapacity(cacheCapacity())

@@ -63,7 +63,7 @@ class RegistrySerdeConfigTests {
 
 	@Test
 	void keysThatWouldChangeDataPlacementOrSecurityAreRefusedWhenSet() {
-		for (Map.Entry<String, Object> refused : Map.<String, Object>of("normalize.schemas", true, "use.schema.id", 5,
+		for (Map.Entry<String, Object> refused : Map.<String, Object>of("use.schema.id", 5,
 				"context.name.strategy", "x.MyStrategy", "proxy.host", "proxy.example", "avro.use.logical.type.converters",
 				"true", "bearer.auth.logical.cluster", "lsrc-1")
 			.entrySet()) {
@@ -87,7 +87,7 @@ class RegistrySerdeConfigTests {
 
 	@Test
 	void refusedKeysAtTheirDefaultsAreAccepted() {
-		for (Map.Entry<String, Object> atDefault : Map.<String, Object>of("normalize.schemas", false, "use.schema.id",
+		for (Map.Entry<String, Object> atDefault : Map.<String, Object>of("use.schema.id",
 				-1, "proxy.host", "")
 			.entrySet()) {
 			Map<String, Object> configs = base();

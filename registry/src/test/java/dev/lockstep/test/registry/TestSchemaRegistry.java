@@ -39,6 +39,8 @@ public final class TestSchemaRegistry implements AutoCloseable {
 
 	private volatile Headers lastRequestHeaders = new Headers();
 
+	private volatile String lastRequestQuery;
+
 	private TestSchemaRegistry(String pathPrefix) {
 		this.registry = EmbeddedSchemaRegistry.builder()
 			.pathPrefix(pathPrefix)
@@ -203,6 +205,14 @@ public final class TestSchemaRegistry implements AutoCloseable {
 	}
 
 	/**
+	 * Return the query of the last request, such as {@code normalize=true}.
+	 * @return the raw query, or {@code null} when the request had none
+	 */
+	public String lastRequestQuery() {
+		return this.lastRequestQuery;
+	}
+
+	/**
 	 * Return how many requests arrived in all.
 	 * @return the count
 	 */
@@ -219,6 +229,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
 	private boolean intercept(HttpExchange exchange, String methodAndPath, EmbeddedSchemaRegistry registry)
 			throws IOException {
 		this.lastRequestHeaders = exchange.getRequestHeaders();
+		this.lastRequestQuery = exchange.getRequestURI().getRawQuery();
 		this.requestCounts.computeIfAbsent(methodAndPath, (key) -> new AtomicInteger()).incrementAndGet();
 		awaitGate();
 		Fault fault = this.faults.poll();
