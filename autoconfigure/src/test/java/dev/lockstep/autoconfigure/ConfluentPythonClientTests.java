@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import dev.lockstep.autoconfigure.interop.test.Order;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
 import dev.lockstep.test.kafka.KafkaBroker;
 import dev.lockstep.test.kafka.SharedKafkaBroker;
@@ -64,8 +65,9 @@ class ConfluentPythonClientTests {
 	@BeforeAll
 	static void start(KafkaBroker shared) throws Exception {
 		Assumptions.assumeTrue(
-				Files.isExecutable(PYTHON) && run(PYTHON.toString(), "-c", "import confluent_kafka") == 0,
-				"Confluent's Python client is not installed: apt-get install python3-confluent-kafka python3-protobuf");
+				Files.isExecutable(PYTHON) && run(PYTHON.toString(), "-c", "import confluent_kafka, google.protobuf, requests") == 0,
+				"Confluent's Python client is not installed: apt-get install python3-confluent-kafka python3-protobuf "
+						+ "python3-requests");
 		broker = shared;
 	}
 
@@ -133,6 +135,15 @@ class ConfluentPythonClientTests {
 				expected.add("order-" + i + " o-" + i + " PAID " + i);
 			}
 			assertThat(read).containsExactlyInAnyOrderElementsOf(expected);
+			// Lockstep wrote the id of its output subject's schema: Confluent's registration when
+			// auto-register is off (found by the serialized descriptor), its own when on.
+			long outputId = RegistryClient.builder(registry)
+				.build()
+				.latestSubjectVersion(this.topics.output + "-value")
+				.id();
+			assertThat(this.topics.readCommitted(this.topics.output, orders))
+				.allSatisfy((record) -> assertThat(WireFormat.unframe(record.value(), 1_000).schemaId())
+					.isEqualTo(outputId));
 		}
 	}
 

@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 import com.google.protobuf.AnyProto;
 import com.google.protobuf.ApiProto;
 import com.google.protobuf.DescriptorProtos;
+import com.google.protobuf.DescriptorProtos.DescriptorProto;
+import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.DescriptorValidationException;
@@ -37,7 +39,7 @@ import dev.lockstep.registry.SchemaReference;
  * base64 serialized {@code FileDescriptorProto} as Confluent's clients register it. Imports of Protobuf's well-known
  * types ({@code google/protobuf/timestamp.proto} and the like) are resolved from
  * protobuf-java itself; any other import is a schema reference, given as text when
- * parsing. Two schemas are equal when their texts are.
+ * parsing.
  */
 public final class ProtobufSchema {
 
@@ -163,8 +165,23 @@ public final class ProtobufSchema {
 			if (serialized == null) {
 				throw notText;
 			}
+			if (serialized.getSyntax().equals("editions")) {
+				throw new IllegalArgumentException("Protobuf editions are not supported; use syntax proto2 or proto3");
+			}
+			serialized.getMessageTypeList().forEach((message) -> refuseGroupsAndDeepNesting(message, 1));
 			return serialized.toBuilder().setName(name).build();
 		}
+	}
+
+	// What the .proto reader refuses, refused of a serialized descriptor too.
+	private static void refuseGroupsAndDeepNesting(DescriptorProto message, int depth) {
+		if (depth > ProtoParser.MAX_DEPTH) {
+			throw new IllegalArgumentException("Messages nested deeper than " + ProtoParser.MAX_DEPTH);
+		}
+		if (message.getFieldList().stream().anyMatch((field) -> field.getType() == FieldDescriptorProto.Type.TYPE_GROUP)) {
+			throw new IllegalArgumentException("proto2 groups are not supported");
+		}
+		message.getNestedTypeList().forEach((nested) -> refuseGroupsAndDeepNesting(nested, depth + 1));
 	}
 
 	/** A serialized descriptor in strict base64, or {@code null} when the text is none. */

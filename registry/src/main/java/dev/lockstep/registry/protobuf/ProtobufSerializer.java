@@ -107,6 +107,10 @@ public final class ProtobufSerializer<T extends Message> {
 				return client.lookup(subject, withReferences(client, schema, false, true));
 			}
 			catch (RegistryException notSerialized) {
+				if (notSerialized.statusCode() != 404) {
+					// The registry failed: that, not "not found", is what the caller must see.
+					throw notSerialized;
+				}
 				notPrinted.addSuppressed(notSerialized);
 				throw notPrinted;
 			}

@@ -11,6 +11,7 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
@@ -103,6 +104,15 @@ class ProtobufCodecsTests {
 		assertThat(serializer.schemaId()).isEqualTo(id);
 		// Lockstep's printed text first (not found), then the serialized descriptor.
 		assertThat(this.registry.requestCount("POST /subjects/orders-value")).isEqualTo(2);
+	}
+
+	@Test
+	void aRegistryFailingTheSecondLookUpIsReportedAsItselfNotAsNotFound() {
+		this.registry.failNext(1, 404, 40403);
+		this.registry.failNext(1, 503, 50301);
+		assertThatExceptionOfType(RegistryException.class)
+			.isThrownBy(() -> ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor()))
+			.satisfies((ex) -> assertThat(ex.statusCode()).isEqualTo(503));
 	}
 
 	@Test

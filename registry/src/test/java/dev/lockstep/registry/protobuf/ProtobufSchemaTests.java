@@ -3,6 +3,8 @@ package dev.lockstep.registry.protobuf;
 import java.util.Base64;
 import java.util.Map;
 
+import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
@@ -72,6 +74,30 @@ class ProtobufSchemaTests {
 		// Valid base64 of bytes that are no descriptor file.
 		assertThatIllegalArgumentException().isThrownBy(() -> ProtobufSchema.parse("QUJD"))
 			.withMessageContaining("line 1");
+	}
+
+	@Test
+	void aSerializedDescriptorIsRefusedWhatTheProtoReaderRefuses() {
+		FileDescriptorProto order = Order.getDescriptor().getFile().toProto();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ProtobufSchema.parse(base64(order.toBuilder().setSyntax("editions").build())))
+			.withMessageContaining("editions are not supported");
+		FileDescriptorProto.Builder grouped = order.toBuilder().setSyntax("proto2");
+		grouped.getMessageTypeBuilder(0).addField(FieldDescriptorProto.newBuilder()
+			.setName("g")
+			.setNumber(99)
+			.setType(FieldDescriptorProto.Type.TYPE_GROUP)
+			.setTypeName(".lockstep.test.Order"));
+		assertThatIllegalArgumentException().isThrownBy(() -> ProtobufSchema.parse(base64(grouped.build())))
+			.withMessageContaining("groups are not supported");
+		// A dependency that is no reference, as for text.
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ProtobufSchema.parse(serialized(Invoice.getDescriptor().getFile())))
+			.withMessageContaining("which is no schema reference of it");
+	}
+
+	private static String base64(FileDescriptorProto file) {
+		return Base64.getEncoder().encodeToString(file.toByteArray());
 	}
 
 	private static String serialized(FileDescriptor file) {
