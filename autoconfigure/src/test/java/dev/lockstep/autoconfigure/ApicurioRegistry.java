@@ -12,9 +12,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import dev.lockstep.kraft.FreePorts;
 import org.junit.jupiter.api.Assumptions;
 
 import static org.awaitility.Awaitility.await;
@@ -30,14 +31,19 @@ final class ApicurioRegistry implements AutoCloseable {
 
 	private static final Path APP = Path.of("target", "apicurio-registry", "quarkus-run.jar");
 
+	private static final Pattern LISTENING = Pattern.compile("Listening on: http://127\\.0\\.0\\.1:(\\d+)");
+
 	private final Process process;
+
+	private final Thread reaper;
 
 	private final Path log;
 
 	private final int port;
 
-	private ApicurioRegistry(Process process, Path log, int port) {
+	private ApicurioRegistry(Process process, Thread reaper, Path log, int port) {
 		this.process = process;
+		this.reaper = reaper;
 		this.log = log;
 		this.port = port;
 	}
@@ -46,6 +52,7 @@ final class ApicurioRegistry implements AutoCloseable {
 	 * Start it and wait until its Confluent API answers.
 	 * @param dir where its log goes
 	 * @return the running registry
+	 * @throws IOException when its process cannot be started
 	 */
 	static ApicurioRegistry start(Path dir) throws IOException {
 		Assumptions.assumeTrue(Files.isRegularFile(APP), "Apicurio Registry is not unpacked at " + APP.toAbsolutePath()
@@ -53,29 +60,41 @@ final class ApicurioRegistry implements AutoCloseable {
 		Optional<Path> java = javaAtLeast21();
 		Assumptions.assumeTrue(java.isPresent(), "Apicurio Registry 3 needs a JDK 21 or newer; none in "
 				+ "$LOCKSTEP_TEST_JDK21, java.home or /usr/lib/jvm");
-		int port = FreePorts.next();
 		Path log = dir.resolve("apicurio-registry.log");
+		// Port 0: it binds a free port itself and logs which, so no other process can take it first.
 		Process process = new ProcessBuilder(java.get().resolve("bin/java").toString(), "-Xmx512m",
-				"-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port, "-Dquarkus.management.enabled=false",
+				"-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0", "-Dquarkus.management.enabled=false",
 				"-jar", APP.toAbsolutePath().toString())
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
-		ApicurioRegistry registry = new ApicurioRegistry(process, log, port);
+		// Not left running when the test JVM ends without closing it.
+		Thread reaper = new Thread(process::destroyForcibly, "apicurio-registry-reaper");
+		Runtime.getRuntime().addShutdownHook(reaper);
 		try {
-			HttpClient http = HttpClient.newHttpClient();
-			await().atMost(Duration.ofMinutes(2))
+			int port = await().atMost(Duration.ofMinutes(2))
 				.pollInterval(Duration.ofMillis(250))
 				.failFast("Apicurio Registry exited", () -> !process.isAlive())
+				.until(() -> listeningPort(log), (listening) -> listening > 0);
+			ApicurioRegistry registry = new ApicurioRegistry(process, reaper, log, port);
+			HttpClient http = HttpClient.newHttpClient();
+			await().atMost(Duration.ofMinutes(1))
+				.pollInterval(Duration.ofMillis(250))
 				.ignoreExceptions()
 				.until(() -> http.send(HttpRequest.newBuilder(URI.create(registry.url() + "/subjects")).build(),
 						HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
 			return registry;
 		}
 		catch (RuntimeException | Error ex) {
-			registry.close();
-			throw new IllegalStateException("Apicurio Registry did not start:\n" + registry.logTail(), ex);
+			new ApicurioRegistry(process, reaper, log, 0).close();
+			throw new IllegalStateException("Apicurio Registry did not start:\n" + logTail(log), ex);
 		}
+	}
+
+	/** The port its log says it listens on, or 0 before it says. */
+	private static int listeningPort(Path log) throws IOException {
+		Matcher listening = LISTENING.matcher(Files.readString(log));
+		return listening.find() ? Integer.parseInt(listening.group(1)) : 0;
 	}
 
 	/**
@@ -87,8 +106,12 @@ final class ApicurioRegistry implements AutoCloseable {
 	}
 
 	String logTail() {
+		return logTail(this.log);
+	}
+
+	private static String logTail(Path log) {
 		try {
-			List<String> lines = Files.readAllLines(this.log);
+			List<String> lines = Files.readAllLines(log);
 			return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
 		}
 		catch (IOException ex) {
@@ -98,6 +121,7 @@ final class ApicurioRegistry implements AutoCloseable {
 
 	@Override
 	public void close() {
+		Runtime.getRuntime().removeShutdownHook(this.reaper);
 		this.process.destroy();
 		try {
 			if (!this.process.waitFor(30, TimeUnit.SECONDS)) {
