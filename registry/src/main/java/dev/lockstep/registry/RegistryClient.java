@@ -89,10 +89,14 @@ public final class RegistryClient {
 	// Appended to registrations and look-ups alike: the registry must normalize both or neither.
 	private final String normalize;
 
-	private RegistryClient(RegistryHttp http, int cacheCapacity, RegistryListener listener, boolean normalize) {
+	private final Set<String> ignoredRules;
+
+	private RegistryClient(RegistryHttp http, int cacheCapacity, RegistryListener listener, boolean normalize,
+			Set<String> ignoredRules) {
 		this.http = http;
 		this.listener = listener;
 		this.normalize = normalize ? "?normalize=true" : "";
+		this.ignoredRules = ignoredRules;
 		listener.clientCreated();
 		this.schemasById = new BoundedCache<>(cacheCapacity);
 		this.textsById = new BoundedCache<>(cacheCapacity);
@@ -189,7 +193,9 @@ public final class RegistryClient {
 			return cached;
 		}
 		return coalesced(id, () -> {
-			RegistrySchema fetched = fetchSchema(id);
+			// Through the text cache, which one access of the parsed cache already counted.
+			RegistrySchema text = this.textsById.get(id);
+			RegistrySchema fetched = (text != null) ? text : fetchText(id);
 			checkType(id, fetched, RegistrySchema.AVRO);
 			Schema schema = parseSchema(fetched.text(), referencedSchemas(fetched).values());
 			this.schemasById.put(id, schema);
@@ -206,9 +212,10 @@ public final class RegistryClient {
 		WireFormat.checkSchemaId(id);
 		RegistrySchema cached = this.textsById.get(id);
 		this.listener.cacheAccess("schemas", cached != null);
-		if (cached != null) {
-			return cached;
-		}
+		return (cached != null) ? cached : fetchText(id);
+	}
+
+	private RegistrySchema fetchText(long id) {
 		return coalesced(new SchemaText(id), () -> {
 			RegistrySchema schema = fetchSchema(id);
 			this.textsById.put(id, schema);
@@ -340,6 +347,15 @@ public final class RegistryClient {
 	 */
 	public String ping() {
 		return request("ping", "GET", "/config", null, (response) -> textField(response, "compatibilityLevel"));
+	}
+
+	/**
+	 * Return the data-contract rules the codecs of this client go on without, by rule name
+	 * or rule type ({@link Builder#ignoredRules}).
+	 * @return the rule names and types, empty by default
+	 */
+	public Set<String> ignoredRules() {
+		return this.ignoredRules;
 	}
 
 	/**
@@ -535,6 +551,8 @@ public final class RegistryClient {
 
 		private boolean normalizeSchemas;
 
+		private Set<String> ignoredRules = Set.of();
+
 		private Builder(List<String> baseUrls) {
 			this.baseUrls = baseUrls;
 		}
@@ -673,6 +691,20 @@ public final class RegistryClient {
 		}
 
 		/**
+		 * Go on without some of Confluent's data-contract rules: codecs refuse a schema whose
+		 * {@code ruleSet} holds a rule that applies in their direction
+		 * ({@link DataContractException}), unless its name or its type ({@code ENCRYPT},
+		 * {@code CEL}...) is listed here. Lockstep runs no rule: list one only when data may
+		 * pass unchecked, unencrypted or untransformed by it.
+		 * @param namesOrTypes rule names and rule types (default none)
+		 * @return this builder
+		 */
+		public Builder ignoredRules(Collection<String> namesOrTypes) {
+			this.ignoredRules = Set.copyOf(namesOrTypes);
+			return this;
+		}
+
+		/**
 		 * Hear the client's requests and cache accesses, for metrics.
 		 * @param listener the listener
 		 * @return this builder
@@ -710,7 +742,8 @@ public final class RegistryClient {
 							this.clientKeyPassword);
 			RegistryHttp http = new RegistryHttp(urls, tls, authorization(), this.timeout,
 					this.maxResponseBytes, this.retries, this.initialBackoff, this.maxBackoff, JSON);
-			return new RegistryClient(http, this.cacheCapacity, this.listener, this.normalizeSchemas);
+			return new RegistryClient(http, this.cacheCapacity, this.listener, this.normalizeSchemas,
+					this.ignoredRules);
 		}
 
 		private String authorization() {

@@ -8,6 +8,7 @@ import java.util.Locale;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lockstep.registry.internal.DataContracts;
 import dev.lockstep.registry.internal.SchemaJson;
 import org.apache.avro.Schema;
 
@@ -31,7 +32,8 @@ final class RegistryMessages {
 
 	/**
 	 * Read a response's schema: its type (AVRO when absent), its text within the size
-	 * limit, its references (at most {@link RegistryClient#MAX_REFERENCES}).
+	 * limit, its references (at most {@link RegistryClient#MAX_REFERENCES}), its metadata
+	 * and rule set.
 	 */
 	static RegistrySchema schemaText(JsonNode response) {
 		String text = textField(response, "schema");
@@ -43,8 +45,19 @@ final class RegistryMessages {
 		if (text.length() > RegistryClient.MAX_SCHEMA_BYTES || text.getBytes(StandardCharsets.UTF_8).length > RegistryClient.MAX_SCHEMA_BYTES) {
 			throw new UnsupportedSchemaException("Registry returned a schema over " + RegistryClient.MAX_SCHEMA_BYTES + " bytes", null);
 		}
+		String metadata;
+		String ruleSet;
 		try {
-			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, text, references);
+			metadata = DataContracts.metadata(response.get("metadata"));
+			ruleSet = DataContracts.ruleSet(response.get("ruleSet"));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new UnsupportedSchemaException("Registry returned a schema with an invalid data contract: "
+					+ ex.getMessage(), ex);
+		}
+		try {
+			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, text, references,
+					metadata, ruleSet);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new UnsupportedSchemaException("Registry returned a schema of unknown type " + type, ex);

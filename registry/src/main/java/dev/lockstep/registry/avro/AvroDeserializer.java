@@ -5,6 +5,7 @@ import java.util.function.LongFunction;
 
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.BoundedCache;
@@ -143,6 +144,8 @@ public final class AvroDeserializer<T> {
 	}
 
 	private Schema writerSchema(long id) {
+		// Its type and data contract first; the parsed schema comes from the same cached text.
+		WriterSchemas.schema(this.client, id, RegistrySchema.AVRO);
 		return WriterSchemas.fetch(this.client, id, this.client::schemaById);
 	}
 

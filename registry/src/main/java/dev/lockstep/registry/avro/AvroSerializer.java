@@ -6,6 +6,7 @@ import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.SchemaVersion;
 import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.internal.WriterSchemas;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericContainer;
@@ -44,7 +45,7 @@ public final class AvroSerializer<T> {
 		this.schema = schema;
 		this.maxBytes = WireFormat.checkMaxBytes(maxBytes);
 		this.writer = writer;
-		this.schemaId = resolveId(client, subject, schema, idSource);
+		this.schemaId = WriterSchemas.writable(client, subject, resolveId(client, subject, schema, idSource));
 	}
 
 	/**

@@ -11,7 +11,7 @@ import dev.lockstep.registry.SchemaReference;
 
 /**
  * A schema as the registry API writes it ({@code schema}, {@code schemaType},
- * {@code references}), for the client's requests and the embedded registry's answers and
+ * {@code references}, {@code metadata}, {@code ruleSet}), for the client's requests and the embedded registry's answers and
  * data file alike. Internal: not API.
  */
 public final class SchemaJson {
@@ -21,7 +21,8 @@ public final class SchemaJson {
 
 	/**
 	 * Write a schema's fields into an object: its text, its type unless AVRO (older
-	 * registries know no other and the registry leaves it out), its references if any.
+	 * registries know no other and the registry leaves it out), its references, metadata
+	 * and rule set if any.
 	 * @param schema the schema
 	 * @param into the object
 	 * @return {@code into}
@@ -35,6 +36,12 @@ public final class SchemaJson {
 			ArrayNode references = into.putArray("references");
 			schema.references().forEach((reference) -> references.addObject().put("name", reference.name())
 				.put("subject", reference.subject()).put("version", reference.version()));
+		}
+		if (schema.metadata() != null) {
+			into.set("metadata", DataContracts.parse(schema.metadata()));
+		}
+		if (schema.ruleSet() != null) {
+			into.set("ruleSet", DataContracts.parse(schema.ruleSet()));
 		}
 		return into;
 	}

@@ -30,13 +30,15 @@ public final class WriterSchemas {
 	}
 
 	/**
-	 * Fetch a writer schema by id, which must be of the decoder's type.
+	 * Fetch a writer schema by id, which must be of the decoder's type and carry no
+	 * data-contract rule to run on read that the client does not ignore.
 	 * @param client the registry client
 	 * @param id the id read from the message
 	 * @param type the schema type the decoder reads, such as {@link RegistrySchema#JSON}
 	 * @return the schema, its references unresolved
-	 * @throws InvalidDataException when the registry says the id is unknown, or it is the
-	 * id of a schema of another type
+	 * @throws InvalidDataException when the registry says the id is unknown, it is the id
+	 * of a schema of another type, or its schema has a rule to run on read
+	 * ({@link dev.lockstep.registry.DataContractException} as the cause)
 	 * @throws SerializationException caused by the {@link RegistryException} for every
 	 * other registry failure (retry later)
 	 */
@@ -45,7 +47,33 @@ public final class WriterSchemas {
 		if (!written.type().equals(type)) {
 			throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not " + type);
 		}
-		return written;
+		return fetch(client, id, (ignored) -> {
+			DataContracts.check(written, DataContracts.Direction.READ, client.ignoredRules());
+			return written;
+		});
+	}
+
+	/**
+	 * Check the schema a serializer writes with: it must carry no data-contract rule to run
+	 * on write that the client does not ignore.
+	 * @param client the registry client
+	 * @param subject the subject the id was resolved under, for messages
+	 * @param id the id the serializer writes
+	 * @return the id
+	 * @throws SerializationException caused by the
+	 * {@link dev.lockstep.registry.DataContractException} (a worker retries, writing
+	 * nothing, until the rule is ignored or gone), or by the {@link RegistryException} of
+	 * a registry failure
+	 */
+	public static long writable(RegistryClient client, String subject, long id) {
+		try {
+			DataContracts.check(client.schema(id), DataContracts.Direction.WRITE, client.ignoredRules());
+			return id;
+		}
+		catch (RegistryException ex) {
+			throw new SerializationException("Cannot write with schema " + id + " of subject " + subject + ": "
+					+ ex.getMessage(), ex);
+		}
 	}
 
 	/**

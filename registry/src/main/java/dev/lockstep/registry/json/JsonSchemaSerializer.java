@@ -11,6 +11,7 @@ import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.SubjectVersion;
 import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.internal.WriterSchemas;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
@@ -89,9 +90,10 @@ public final class JsonSchemaSerializer<T> {
 		}
 		return switch (idSource) {
 			case LOOKUP -> new JsonSchemaSerializer<>(subject, schema,
-					client.lookup(subject, schema.registrySchema()), mapper, validate, maxBytes);
+					WriterSchemas.writable(client, subject, client.lookup(subject, schema.registrySchema())), mapper, validate, maxBytes);
 			case AUTO_REGISTER -> new JsonSchemaSerializer<>(subject, schema,
-					client.register(subject, schema.registrySchema()), mapper, validate, maxBytes);
+					WriterSchemas.writable(client, subject, client.register(subject, schema.registrySchema())),
+					mapper, validate, maxBytes);
 			case LATEST_VERSION -> {
 				SubjectVersion latest = client.latestSubjectVersion(subject);
 				JsonSchema latestSchema = latestSchema(latest);
@@ -100,7 +102,8 @@ public final class JsonSchemaSerializer<T> {
 							+ subject + " is not the values' schema; Lockstep writes values only with an id of "
 							+ "their own schema");
 				}
-				yield new JsonSchemaSerializer<>(subject, latestSchema, latest.id(), mapper, validate, maxBytes);
+				yield new JsonSchemaSerializer<>(subject, latestSchema, WriterSchemas.writable(client, subject,
+						latest.id()), mapper, validate, maxBytes);
 			}
 		};
 	}

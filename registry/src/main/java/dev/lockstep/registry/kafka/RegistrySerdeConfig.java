@@ -8,6 +8,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -112,6 +113,12 @@ public final class RegistrySerdeConfig {
 	/** Retries of retryable registry failures (Lockstep's own key). */
 	public static final String RETRIES = "lockstep.registry.retries";
 
+	/**
+	 * Data-contract rules, by name or type, that the codecs go on without instead of
+	 * refusing their schema (Lockstep's own key; a list).
+	 */
+	public static final String IGNORED_RULES = "lockstep.registry.ignored.rules";
+
 	/** Largest Kafka message encoded or decoded, envelope included (Lockstep's own key). */
 	public static final String MAX_MESSAGE_BYTES = "lockstep.avro.max.message.bytes";
 
@@ -161,7 +168,7 @@ public final class RegistrySerdeConfig {
 			KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
 			SSL_TRUSTSTORE_TYPE, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEYSTORE_TYPE, SSL_KEY_PASSWORD,
 			SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
-			RETRIES, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
+			RETRIES, IGNORED_RULES, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
 			JSON_KEY_TYPE, JSON_VALUE_TYPE, JSON_KEY_SCHEMA, JSON_VALUE_SCHEMA, SPECIFIC_PROTOBUF_KEY_TYPE,
 			SPECIFIC_PROTOBUF_VALUE_TYPE);
 
@@ -246,6 +253,7 @@ public final class RegistrySerdeConfig {
 		configureAuth(builder);
 		configureTrust(builder);
 		builder.normalizeSchemas(bool(NORMALIZE_SCHEMAS, false));
+		builder.ignoredRules(list(IGNORED_RULES));
 		builder.timeout(Duration.ofMillis(number(TIMEOUT_MS, RegistryClient.Builder.DEFAULT_TIMEOUT.toMillis())))
 			.maxResponseBytes((int) number(MAX_RESPONSE_BYTES, RegistryClient.Builder.DEFAULT_MAX_RESPONSE_BYTES))
 			.cacheCapacity(cacheCapacity())
@@ -527,6 +535,13 @@ public final class RegistrySerdeConfig {
 			return password.value();
 		}
 		return value.toString();
+	}
+
+	private List<String> list(String key) {
+		Object value = this.configs.get(key);
+		Stream<?> items = (value instanceof Collection<?> collection) ? collection.stream()
+				: (value != null) ? Arrays.stream(value.toString().split(",")) : Stream.empty();
+		return items.map((item) -> item.toString().trim()).filter((item) -> !item.isEmpty()).toList();
 	}
 
 	private boolean bool(String key, boolean defaultValue) {

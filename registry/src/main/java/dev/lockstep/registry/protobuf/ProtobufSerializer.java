@@ -17,6 +17,7 @@ import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.SubjectVersion;
 import dev.lockstep.registry.UnsupportedSchemaException;
 import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.internal.WriterSchemas;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
@@ -90,7 +91,7 @@ public final class ProtobufSerializer<T extends Message> {
 			case AUTO_REGISTER -> client.register(subject, withReferences(client, schema, true, false));
 			case LATEST_VERSION -> latestId(client, client.latestSubjectVersion(subject), schema);
 		};
-		return new ProtobufSerializer<>(descriptor, schema, id, maxBytes);
+		return new ProtobufSerializer<>(descriptor, schema, WriterSchemas.writable(client, subject, id), maxBytes);
 	}
 
 	// As Lockstep registers it (printed text), else as Confluent's clients do (the

@@ -30,6 +30,7 @@ import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.internal.DataContracts;
 import dev.lockstep.registry.internal.SchemaJson;
 import dev.lockstep.registry.server.SchemaStore.Refusal;
 import dev.lockstep.registry.server.SchemaStore.Version;
@@ -301,7 +302,8 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		}
 		try {
 			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, schema.textValue(),
-					SchemaJson.references(body.get("references")));
+					SchemaJson.references(body.get("references")), DataContracts.metadata(body.get("metadata")),
+					DataContracts.ruleSet(body.get("ruleSet")));
 		}
 		catch (IllegalArgumentException ex) {
 			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid: "

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.SchemaReference;
+import dev.lockstep.registry.internal.DataContracts;
 import dev.lockstep.registry.internal.SchemaJson;
 
 /**
@@ -132,7 +134,7 @@ final class SchemaStore {
 			}
 		}
 		for (Version version : versions(subject)) {
-			if (same(this.schemas.get(version.id()), schema)) {
+			if (matches(this.schemas.get(version.id()), schema)) {
 				return version;
 			}
 		}
@@ -143,12 +145,12 @@ final class SchemaStore {
 	 * Register a schema under a subject: its existing version when it is there already,
 	 * otherwise a new version after the compatibility check.
 	 */
-	long register(String subject, RegistrySchema schema) {
+	long register(String subject, RegistrySchema requested) {
 		// Unvalidated (a test's registry), references are kept as given, even broken ones.
-		Map<String, String> references = this.validate ? resolve(schema.references()) : Map.of();
+		Map<String, String> references = this.validate ? resolve(requested.references()) : Map.of();
 		try {
 			if (this.validate) {
-				SchemaRules.check(schema, references);
+				SchemaRules.check(requested, references);
 			}
 		}
 		catch (IllegalArgumentException ex) {
@@ -157,10 +159,11 @@ final class SchemaStore {
 		}
 		List<Version> versions = this.subjects.computeIfAbsent(subject, (key) -> new ArrayList<>());
 		for (Version version : versions) {
-			if (same(this.schemas.get(version.id()), schema)) {
+			if (matches(this.schemas.get(version.id()), requested)) {
 				return version.id();
 			}
 		}
+		RegistrySchema schema = inheritContract(requested, versions);
 		if (this.validate) {
 			List<String> problems = problems(subject, versions, schema, references);
 			if (!problems.isEmpty()) {
@@ -170,7 +173,9 @@ final class SchemaStore {
 		}
 		Long existing = this.schemas.entrySet()
 			.stream()
-			.filter((entry) -> same(entry.getValue(), schema))
+			.filter((entry) -> same(entry.getValue(), schema)
+					&& Objects.equals(entry.getValue().metadata(), schema.metadata())
+					&& Objects.equals(entry.getValue().ruleSet(), schema.ruleSet()))
 			.map(Map.Entry::getKey)
 			.findFirst()
 			.orElse(null);
@@ -307,6 +312,25 @@ final class SchemaStore {
 		return problems;
 	}
 
+	// A request without a data contract matches a version with any, as Confluent's registry
+	// matches it; a request with one matches only a version of the same.
+	private static boolean matches(RegistrySchema stored, RegistrySchema requested) {
+		return same(stored, requested)
+				&& (requested.metadata() == null || requested.metadata().equals(stored.metadata()))
+				&& (requested.ruleSet() == null || requested.ruleSet().equals(stored.ruleSet()));
+	}
+
+	// A new version registered without a data contract keeps its subject's, as Confluent's
+	// registry does: a writer that knows nothing of rules cannot drop them.
+	private RegistrySchema inheritContract(RegistrySchema requested, List<Version> versions) {
+		if (versions.isEmpty() || (requested.metadata() != null || requested.ruleSet() != null)) {
+			return requested;
+		}
+		RegistrySchema latest = this.schemas.get(versions.get(versions.size() - 1).id());
+		return new RegistrySchema(requested.type(), requested.text(), requested.references(), latest.metadata(),
+				latest.ruleSet());
+	}
+
 	private static boolean same(RegistrySchema a, RegistrySchema b) {
 		return a.references().equals(b.references()) && SchemaRules.same(a, b);
 	}
@@ -359,7 +383,8 @@ final class SchemaStore {
 			for (JsonNode node : root.path("schemas")) {
 				this.schemas.put(node.path("id").asLong(), new RegistrySchema(
 						node.path("schemaType").asText(RegistrySchema.AVRO), node.path("schema").asText(),
-						SchemaJson.references(node.get("references"))));
+						SchemaJson.references(node.get("references")), DataContracts.metadata(node.get("metadata")),
+						DataContracts.ruleSet(node.get("ruleSet"))));
 			}
 			root.path("subjects").fields().forEachRemaining((entry) -> {
 				if (entry.getValue().has("compatibility")) {
