@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.lockstep.autoconfigure.observation.NewTraces;
 import dev.lockstep.registry.RegistryClient;
@@ -161,6 +163,11 @@ public class LockstepProperties {
 		 */
 		private boolean normalizeSchemas = false;
 
+		/**
+		 * Data-contract rules, by name or type, that codecs go on without instead of refusing their schema.
+		 */
+		private Set<String> ignoredRules = new LinkedHashSet<>();
+
 		public List<String> getUrl() {
 			return this.url;
 		}
@@ -255,6 +262,14 @@ public class LockstepProperties {
 
 		public void setNormalizeSchemas(boolean normalizeSchemas) {
 			this.normalizeSchemas = normalizeSchemas;
+		}
+
+		public Set<String> getIgnoredRules() {
+			return this.ignoredRules;
+		}
+
+		public void setIgnoredRules(Set<String> ignoredRules) {
+			this.ignoredRules = ignoredRules;
 		}
 
 	}

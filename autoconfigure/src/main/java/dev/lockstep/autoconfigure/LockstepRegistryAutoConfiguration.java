@@ -69,6 +69,7 @@ public final class LockstepRegistryAutoConfiguration {
 		map.from(registry::getCacheCapacity).to(builder::cacheCapacity);
 		map.from(registry::getRetries).to(builder::retries);
 		map.from(registry::isNormalizeSchemas).to(builder::normalizeSchemas);
+		map.from(registry::getIgnoredRules).to(builder::ignoredRules);
 		listeners.ifUnique(builder::listener);
 		return builder.build();
 	}

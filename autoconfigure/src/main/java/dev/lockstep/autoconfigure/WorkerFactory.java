@@ -166,6 +166,15 @@ class WorkerFactory {
 		WorkerSettings built = settings.build();
 		boolean usesRegistry = Stream.of(worker.getKey(), worker.getValue(), outputKey, outputValue)
 			.anyMatch(this.codecs::usesRegistry);
+		if (this.registry != null && worker.getDestination() != null) {
+			OutputContractCheck contracts = new OutputContractCheck(this.registry);
+			if (this.codecs.usesRegistry(outputKey)) {
+				contracts.check(prefix + ".output-key", worker.getDestination() + "-key");
+			}
+			if (this.codecs.usesRegistry(outputValue)) {
+				contracts.check(prefix + ".output-value", worker.getDestination() + "-value");
+			}
+		}
 		this.validator.checkWorkerWaitBudget(name, built.producerMaxBlock(), transaction.getMaxInterval(),
 				transaction.getTimeout(), (usesRegistry && this.registry != null) ? this.registry.longestWait() : null,
 				describeRegistryWait(this.properties.getRegistry()));

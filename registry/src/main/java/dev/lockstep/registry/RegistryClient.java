@@ -30,6 +30,7 @@ import javax.net.ssl.SSLContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.registry.internal.BoundedCache;
+import dev.lockstep.registry.internal.DataContracts;
 import dev.lockstep.registry.internal.WriterSchemas;
 import dev.lockstep.registry.internal.Redaction;
 import org.apache.avro.Schema;
@@ -338,6 +339,28 @@ public final class RegistryClient {
 		return request("latest-version", "GET", "/subjects/" + encode(subject) + "/versions/latest", null,
 				(response) -> new SubjectVersion(textField(response, "subject"), versionNumber(response),
 						schemaId(response), schemaText(response)));
+	}
+
+	/**
+	 * Check that a writer may use a subject: its latest version must carry no
+	 * data-contract rule to run on write that this client does not
+	 * {@linkplain #ignoredRules() ignore}. A subject without versions passes.
+	 * @param subject the subject
+	 * @throws DataContractException naming the first such rule
+	 * @throws RegistryException when the registry fails
+	 */
+	public void requireWritable(String subject) {
+		SubjectVersion latest;
+		try {
+			latest = latestSubjectVersion(subject);
+		}
+		catch (RegistryException ex) {
+			if (NOT_FOUND.contains(ex.errorCode())) {
+				return;
+			}
+			throw ex;
+		}
+		DataContracts.check(latest.schema(), DataContracts.Direction.WRITE, this.ignoredRules);
 	}
 
 	/**

@@ -117,6 +117,16 @@ public final class TestSchemaRegistry implements AutoCloseable {
 	}
 
 	/**
+	 * Register a schema as given, its data contract included, as an operator would.
+	 * @param subject the subject
+	 * @param schema the schema
+	 * @return its id
+	 */
+	public long register(String subject, RegistrySchema schema) {
+		return this.registry.register(subject, schema);
+	}
+
+	/**
 	 * Make registrations under a subject fail with 409, as an incompatible change does.
 	 * @param subject the subject
 	 */
