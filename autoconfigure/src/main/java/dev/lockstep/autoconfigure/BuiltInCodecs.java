@@ -98,7 +98,7 @@ final class BuiltInCodecs {
 				? AvroDeserializer.specific(client, recordType(REGISTRY_AVRO, settings), WireFormat.DEFAULT_MAX_BYTES,
 						AvroDeserializer.DEFAULT_CACHE_CAPACITY)
 				: AvroDeserializer.generic(client, WireFormat.DEFAULT_MAX_BYTES, AvroDeserializer.DEFAULT_CACHE_CAPACITY);
-		return (topic, data) -> deserializer.deserialize(data);
+		return new SchemaIdHeaderDeserializer<>(deserializer::deserialize, settings.isKey());
 	}
 
 	private Serializer<?> jsonSchemaSerializer(CodecSettings settings) {
@@ -123,7 +123,7 @@ final class BuiltInCodecs {
 		// A schema: is the writing side's (output-value defaults to value); readers use the writer's.
 		JsonSchemaDeserializer<?> deserializer = JsonSchemaDeserializer.of(jsonRegistry(settings), jsonType(settings),
 				this.jsonMapper, true, WireFormat.DEFAULT_MAX_BYTES, JsonSchemaDeserializer.DEFAULT_CACHE_CAPACITY);
-		return (topic, data) -> deserializer.deserialize(data);
+		return new SchemaIdHeaderDeserializer<>(deserializer::deserialize, settings.isKey());
 	}
 
 	private Serializer<?> registryProtobufSerializer(CodecSettings settings) {

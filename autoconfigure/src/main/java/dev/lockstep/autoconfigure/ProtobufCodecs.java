@@ -40,7 +40,7 @@ final class ProtobufCodecs {
 						WireFormat.DEFAULT_MAX_BYTES, ProtobufDeserializer.DEFAULT_CACHE_CAPACITY)
 				: ProtobufDeserializer.dynamic(client, WireFormat.DEFAULT_MAX_BYTES,
 						ProtobufDeserializer.DEFAULT_CACHE_CAPACITY);
-		return (topic, data) -> deserializer.deserialize(data);
+		return new SchemaIdHeaderDeserializer<>(deserializer::deserialize, settings.isKey());
 	}
 
 	static Serializer<?> rawSerializer(CodecSettings settings) {

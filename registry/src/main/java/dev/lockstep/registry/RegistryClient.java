@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,12 +77,14 @@ public final class RegistryClient {
 
 	private final BoundedCache<Long, RegistrySchema> textsById;
 
+	private final BoundedCache<UUID, RegistrySchema> textsByGuid;
+
 	private final BoundedCache<SubjectSchema, Long> idsBySchema;
 
 	private final BoundedCache<SchemaReference, RegistrySchema> referenced;
 
-	// How often the registry has answered that it does not know an id (40403).
-	private final BoundedCache<Long, AtomicInteger> unknownIdAnswers;
+	// How often the registry has answered that it does not know an id or GUID (40403).
+	private final BoundedCache<SchemaId, AtomicInteger> unknownIdAnswers;
 
 	private final ConcurrentMap<Object, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
 
@@ -101,6 +104,7 @@ public final class RegistryClient {
 		listener.clientCreated();
 		this.schemasById = new BoundedCache<>(cacheCapacity);
 		this.textsById = new BoundedCache<>(cacheCapacity);
+		this.textsByGuid = new BoundedCache<>(cacheCapacity);
 		this.idsBySchema = new BoundedCache<>(cacheCapacity);
 		this.referenced = new BoundedCache<>(cacheCapacity);
 		this.unknownIdAnswers = new BoundedCache<>(cacheCapacity);
@@ -214,6 +218,43 @@ public final class RegistryClient {
 		RegistrySchema cached = this.textsById.get(id);
 		this.listener.cacheAccess("schemas", cached != null);
 		return (cached != null) ? cached : fetchText(id);
+	}
+
+	/**
+	 * Fetch a schema of any type by id ({@code GET /schemas/ids/{id}}) or by GUID
+	 * ({@code GET /schemas/guids/{guid}}), unparsed, cached.
+	 * @param schemaId the id or GUID
+	 * @return the schema's type and text
+	 */
+	public RegistrySchema schema(SchemaId schemaId) {
+		if (!schemaId.isGuid()) {
+			return schema(schemaId.id());
+		}
+		RegistrySchema cached = this.textsByGuid.get(schemaId.guid());
+		this.listener.cacheAccess("schemas", cached != null);
+		if (cached != null) {
+			return cached;
+		}
+		return coalesced(schemaId, () -> {
+			RegistrySchema schema = fetch("schema-by-guid", "/schemas/guids/" + schemaId.guid(), schemaId);
+			this.textsByGuid.put(schemaId.guid(), schema);
+			return schema;
+		});
+	}
+
+	/**
+	 * Fetch an Avro schema by id or GUID, parsed with the schemas it references; by id
+	 * cached as {@link #schemaById}, by GUID parsed from the cached text.
+	 * @param schemaId the id or GUID
+	 * @return the schema
+	 */
+	public Schema avroSchema(SchemaId schemaId) {
+		if (!schemaId.isGuid()) {
+			return schemaById(schemaId.id());
+		}
+		RegistrySchema text = schema(schemaId);
+		checkType(schemaId, text, RegistrySchema.AVRO);
+		return parseSchema(text.text(), referencedSchemas(text).values());
 	}
 
 	private RegistrySchema fetchText(long id) {
@@ -398,6 +439,7 @@ public final class RegistryClient {
 	public void clearCaches() {
 		this.schemasById.clear();
 		this.textsById.clear();
+		this.textsByGuid.clear();
 		this.idsBySchema.clear();
 		this.referenced.clear();
 		this.unknownIdAnswers.clear();
@@ -416,8 +458,12 @@ public final class RegistryClient {
 	}
 
 	private RegistrySchema fetchSchema(long id) {
+		return fetch("schema-by-id", "/schemas/ids/" + id, SchemaId.of(id));
+	}
+
+	private RegistrySchema fetch(String operation, String path, SchemaId id) {
 		try {
-			return request("schema-by-id", "GET", "/schemas/ids/" + id, null, RegistryMessages::schemaText);
+			return request(operation, "GET", path, null, RegistryMessages::schemaText);
 		}
 		catch (RegistryException ex) {
 			if (ex.errorCode() == WriterSchemas.SCHEMA_NOT_FOUND) {
@@ -440,7 +486,17 @@ public final class RegistryClient {
 	 * @return the number of answers (0 when none, or forgotten)
 	 */
 	public int unknownIdAnswers(long id) {
-		AtomicInteger answers = this.unknownIdAnswers.get(id);
+		return unknownIdAnswers(SchemaId.of(id));
+	}
+
+	/**
+	 * Return how many times the registry has answered that it does not know a schema id
+	 * or GUID (error code 40403), as {@link #unknownIdAnswers(long)}.
+	 * @param schemaId the id or GUID
+	 * @return the number of answers (0 when none, or forgotten)
+	 */
+	public int unknownIdAnswers(SchemaId schemaId) {
+		AtomicInteger answers = this.unknownIdAnswers.get(schemaId);
 		return (answers != null) ? answers.get() : 0;
 	}
 

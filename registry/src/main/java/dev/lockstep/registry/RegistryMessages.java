@@ -79,7 +79,7 @@ final class RegistryMessages {
 	}
 
 
-	static String checkType(long id, RegistrySchema schema, String expected) {
+	static String checkType(Object id, RegistrySchema schema, String expected) {
 		if (!schema.type().equals(expected)) {
 			throw new UnsupportedSchemaException("Schema id " + id + " is a " + schema.type() + " schema, not " + expected,
 					null);

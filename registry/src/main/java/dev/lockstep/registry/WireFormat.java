@@ -1,13 +1,35 @@
 package dev.lockstep.registry;
 
+import java.nio.ByteBuffer;
+import java.util.Locale;
+import java.util.UUID;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
 /**
  * The Confluent wire format: a zero magic byte, the writer schema's id as four big-endian
- * bytes, then the payload (one raw Avro datum, or a value's UTF-8 JSON). Framing only: nothing here fetches or checks schemas.
+ * bytes, then the payload (one raw Avro datum, or a value's UTF-8 JSON). Confluent
+ * Platform 8 also names the writer schema by GUID (magic byte 1, sixteen bytes), in the
+ * payload's prefix or in a record header ({@value #VALUE_SCHEMA_ID_HEADER},
+ * {@value #KEY_SCHEMA_ID_HEADER}) in front of a bare payload: {@link #open} reads all of
+ * them. Framing only: nothing here fetches or checks schemas.
  */
 public final class WireFormat {
 
 	/** The magic byte that starts every framed message. */
 	public static final byte MAGIC_BYTE = 0;
+
+	/** The magic byte of a schema named by GUID. */
+	public static final byte MAGIC_BYTE_GUID = 1;
+
+	/** The record header that names a value's writer schema in front of a bare payload. */
+	public static final String VALUE_SCHEMA_ID_HEADER = "__value_schema_id";
+
+	/** The record header that names a key's writer schema in front of a bare payload. */
+	public static final String KEY_SCHEMA_ID_HEADER = "__key_schema_id";
+
+	private static final int GUID_BYTES = 16;
 
 	/** Bytes of envelope before the datum: magic byte and schema id. */
 	public static final int HEADER_BYTES = 5;
@@ -34,6 +56,85 @@ public final class WireFormat {
 	 */
 	public record Frame(long schemaId, byte[] message, int offset, int length) {
 
+	}
+
+	/**
+	 * Where a message names its writer schema, and where its datum lies.
+	 *
+	 * @param schemaId the writer schema's id or GUID
+	 * @param header the schema id header's value the id was read from, or {@code null}
+	 * when it was read from the message's prefix
+	 * @param headerRest where the header's bytes after the id start (a Protobuf message's
+	 * indexes), 0 without a header
+	 * @param message the whole message, not copied
+	 * @param offset where the datum starts in {@code message} (for Protobuf read from the
+	 * prefix: its message indexes)
+	 * @param length the datum's length
+	 */
+	public record Envelope(SchemaId schemaId, byte[] header, int headerRest, byte[] message, int offset,
+			int length) {
+
+	}
+
+	/**
+	 * Read where a message names its writer schema, as Confluent's
+	 * {@code DualSchemaIdDeserializer} does: a schema id header with a value wins, the
+	 * message being the bare datum; otherwise the message's prefix. Either names an id
+	 * (magic byte 0) or a GUID (magic byte 1).
+	 * @param header the value of the record's last {@link #VALUE_SCHEMA_ID_HEADER} (or
+	 * {@link #KEY_SCHEMA_ID_HEADER}) header, or {@code null}
+	 * @param message the message
+	 * @param maxBytes the largest message accepted, envelope included
+	 * @return the schema and where the datum lies
+	 * @throws InvalidDataException when the id is truncated or has an unknown magic byte,
+	 * or the message is too long
+	 */
+	public static Envelope open(byte[] header, byte[] message, int maxBytes) {
+		checkMaxBytes(maxBytes);
+		if (message.length > maxBytes) {
+			throw new InvalidDataException(
+					"Message of " + message.length + " bytes exceeds the limit of " + maxBytes + " bytes");
+		}
+		if (header != null) {
+			SchemaId id = readId(header, "Schema id header");
+			return new Envelope(id, header, idLength(id), message, 0, message.length);
+		}
+		SchemaId id = readId(message, "Framed message");
+		int start = idLength(id);
+		return new Envelope(id, null, 0, message, start, message.length - start);
+	}
+
+	/**
+	 * Return the value of a record's last schema id header, as {@link #open} takes it.
+	 * @param headers the record's headers, or {@code null}
+	 * @param isKey whether the key's ({@value #KEY_SCHEMA_ID_HEADER}) rather than the
+	 * value's ({@value #VALUE_SCHEMA_ID_HEADER})
+	 * @return the value, or {@code null} when there is no such header or it has no value
+	 */
+	public static byte[] schemaIdHeader(Headers headers, boolean isKey) {
+		Header header = (headers != null) ? headers.lastHeader(isKey ? KEY_SCHEMA_ID_HEADER : VALUE_SCHEMA_ID_HEADER)
+				: null;
+		return (header != null) ? header.value() : null;
+	}
+
+	private static SchemaId readId(byte[] bytes, String what) {
+		if (bytes.length == 0 || (bytes[0] != MAGIC_BYTE && bytes[0] != MAGIC_BYTE_GUID)) {
+			throw new InvalidDataException((bytes.length == 0) ? what + " is empty"
+					: "Unknown magic byte " + (bytes[0] & 0xFF) + " in " + what.toLowerCase(Locale.ROOT)
+							+ "; expected " + MAGIC_BYTE + " (schema id) or " + MAGIC_BYTE_GUID + " (GUID)");
+		}
+		int needed = (bytes[0] == MAGIC_BYTE) ? HEADER_BYTES : 1 + GUID_BYTES;
+		if (bytes.length < needed) {
+			throw new InvalidDataException(what + " of " + bytes.length + " bytes is shorter than the " + needed
+					+ "-byte " + ((bytes[0] == MAGIC_BYTE) ? "schema id" : "schema GUID"));
+		}
+		ByteBuffer buffer = ByteBuffer.wrap(bytes, 1, needed - 1);
+		return (bytes[0] == MAGIC_BYTE) ? SchemaId.of(buffer.getInt() & 0xFFFF_FFFFL)
+				: SchemaId.of(new UUID(buffer.getLong(), buffer.getLong()));
+	}
+
+	private static int idLength(SchemaId id) {
+		return id.isGuid() ? 1 + GUID_BYTES : HEADER_BYTES;
 	}
 
 	/**

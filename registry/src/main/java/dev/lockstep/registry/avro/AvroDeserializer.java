@@ -1,12 +1,12 @@
 package dev.lockstep.registry.avro;
 
 import java.util.function.Function;
-import java.util.function.LongFunction;
 
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.SchemaId;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.BoundedCache;
 import dev.lockstep.registry.internal.WriterSchemas;
@@ -37,9 +37,9 @@ public final class AvroDeserializer<T> {
 
 	private final int maxBytes;
 
-	private final LongFunction<DatumReader<T>> readerFactory;
+	private final Function<SchemaId, DatumReader<T>> readerFactory;
 
-	private final BoundedCache<Long, DatumReader<T>> readers;
+	private final BoundedCache<SchemaId, DatumReader<T>> readers;
 
 	private AvroDeserializer(RegistryClient client, int maxBytes, int cacheCapacity,
 			Function<Schema, DatumReader<T>> readerForWriter) {
@@ -124,16 +124,30 @@ public final class AvroDeserializer<T> {
 	 * writer schema could not be fetched (retry later)
 	 */
 	public T deserialize(byte[] message) {
+		return deserialize(null, message);
+	}
+
+	/**
+	 * Decode a message whose writer schema a record header may name
+	 * ({@link WireFormat#open}).
+	 * @param schemaIdHeader the value of the record's schema id header, or {@code null}
+	 * @param message the framed message, or the bare datum after a header; or {@code null}
+	 * @return the record, or {@code null} for a {@code null} message
+	 * @throws InvalidDataException when the message can never be decoded
+	 * @throws SerializationException caused by a {@link RegistryException} when the
+	 * writer schema could not be fetched (retry later)
+	 */
+	public T deserialize(byte[] schemaIdHeader, byte[] message) {
 		if (message == null) {
 			return null;
 		}
-		WireFormat.Frame frame = WireFormat.unframe(message, this.maxBytes);
-		DatumReader<T> reader = this.readers.get(frame.schemaId());
+		WireFormat.Envelope envelope = WireFormat.open(schemaIdHeader, message, this.maxBytes);
+		DatumReader<T> reader = this.readers.get(envelope.schemaId());
 		if (reader == null) {
-			reader = this.readerFactory.apply(frame.schemaId());
-			this.readers.put(frame.schemaId(), reader);
+			reader = this.readerFactory.apply(envelope.schemaId());
+			this.readers.put(envelope.schemaId(), reader);
 		}
-		return AvroBinary.decode(reader, message, frame.offset(), frame.length());
+		return AvroBinary.decode(reader, message, envelope.offset(), envelope.length());
 	}
 
 	/**
@@ -143,10 +157,10 @@ public final class AvroDeserializer<T> {
 		this.readers.clear();
 	}
 
-	private Schema writerSchema(long id) {
+	private Schema writerSchema(SchemaId id) {
 		// Its type and data contract first; the parsed schema comes from the same cached text.
 		WriterSchemas.schema(this.client, id, RegistrySchema.AVRO);
-		return WriterSchemas.fetch(this.client, id, this.client::schemaById);
+		return WriterSchemas.fetch(this.client, id, this.client::avroSchema);
 	}
 
 }

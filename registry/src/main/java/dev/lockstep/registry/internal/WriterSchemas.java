@@ -1,12 +1,13 @@
 package dev.lockstep.registry.internal;
 
 import java.util.Map;
-import java.util.function.LongFunction;
+import java.util.function.Function;
 
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.SchemaId;
 import dev.lockstep.registry.UnsupportedSchemaException;
 import org.apache.kafka.common.errors.SerializationException;
 
@@ -30,10 +31,10 @@ public final class WriterSchemas {
 	}
 
 	/**
-	 * Fetch a writer schema by id, which must be of the decoder's type and carry no
-	 * data-contract rule to run on read that the client does not ignore.
+	 * Fetch a writer schema by id or GUID, which must be of the decoder's type and carry
+	 * no data-contract rule to run on read that the client does not ignore.
 	 * @param client the registry client
-	 * @param id the id read from the message
+	 * @param id the id or GUID read from the message
 	 * @param type the schema type the decoder reads, such as {@link RegistrySchema#JSON}
 	 * @return the schema, its references unresolved
 	 * @throws InvalidDataException when the registry says the id is unknown, it is the id
@@ -42,7 +43,7 @@ public final class WriterSchemas {
 	 * @throws SerializationException caused by the {@link RegistryException} for every
 	 * other registry failure (retry later)
 	 */
-	public static RegistrySchema schema(RegistryClient client, long id, String type) {
+	public static RegistrySchema schema(RegistryClient client, SchemaId id, String type) {
 		RegistrySchema written = fetch(client, id, client::schema);
 		if (!written.type().equals(type)) {
 			throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not " + type);
@@ -86,7 +87,7 @@ public final class WriterSchemas {
 	 * @throws SerializationException caused by the {@link RegistryException} for every
 	 * other registry failure (retry later)
 	 */
-	public static Map<String, String> references(RegistryClient client, long id, RegistrySchema schema) {
+	public static Map<String, String> references(RegistryClient client, SchemaId id, RegistrySchema schema) {
 		return fetch(client, id, (ignored) -> client.referencedSchemas(schema));
 	}
 
@@ -104,7 +105,7 @@ public final class WriterSchemas {
 	 * @throws SerializationException caused by the {@link RegistryException} for every
 	 * other registry failure, and for an unknown id answered fewer times (retry later)
 	 */
-	public static <S> S fetch(RegistryClient client, long id, LongFunction<S> fetch) {
+	public static <S> S fetch(RegistryClient client, SchemaId id, Function<SchemaId, S> fetch) {
 		try {
 			return fetch.apply(id);
 		}

@@ -9,6 +9,7 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.SchemaId;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.BoundedCache;
 import dev.lockstep.registry.internal.StrictJson;
@@ -43,7 +44,7 @@ public final class JsonSchemaDeserializer<T> {
 
 	private final int maxBytes;
 
-	private final BoundedCache<Long, JsonSchema> schemas;
+	private final BoundedCache<SchemaId, JsonSchema> schemas;
 
 	private JsonSchemaDeserializer(RegistryClient client, Class<T> type, ObjectMapper mapper, boolean validate,
 			int maxBytes, int cacheCapacity) {
@@ -92,10 +93,24 @@ public final class JsonSchemaDeserializer<T> {
 	 * writer schema could not be fetched (retry later)
 	 */
 	public T deserialize(byte[] message) {
+		return deserialize(null, message);
+	}
+
+	/**
+	 * Decode a message whose writer schema a record header may name
+	 * ({@link WireFormat#open}).
+	 * @param schemaIdHeader the value of the record's schema id header, or {@code null}
+	 * @param message the framed message, or the bare JSON after a header; or {@code null}
+	 * @return the value, or {@code null} for a {@code null} message
+	 * @throws InvalidDataException when the message can never be decoded
+	 * @throws SerializationException caused by a {@link RegistryException} when the
+	 * writer schema could not be fetched (retry later)
+	 */
+	public T deserialize(byte[] schemaIdHeader, byte[] message) {
 		if (message == null) {
 			return null;
 		}
-		WireFormat.Frame frame = WireFormat.unframe(message, this.maxBytes);
+		WireFormat.Envelope frame = WireFormat.open(schemaIdHeader, message, this.maxBytes);
 		JsonSchema schema = writerSchema(frame.schemaId());
 		JsonNode tree;
 		try {
@@ -121,7 +136,7 @@ public final class JsonSchemaDeserializer<T> {
 		this.schemas.clear();
 	}
 
-	private JsonSchema writerSchema(long id) {
+	private JsonSchema writerSchema(SchemaId id) {
 		JsonSchema schema = this.schemas.get(id);
 		if (schema == null) {
 			RegistrySchema written = WriterSchemas.schema(this.client, id, RegistrySchema.JSON);

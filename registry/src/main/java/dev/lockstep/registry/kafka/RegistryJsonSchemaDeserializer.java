@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.ClassLoaders;
 import dev.lockstep.registry.json.JsonSchemaDeserializer;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -30,6 +32,8 @@ public class RegistryJsonSchemaDeserializer<T> implements Deserializer<T> {
 	private final ObjectMapper mapper;
 
 	private RegistryClient client;
+
+	private boolean isKey;
 
 	private JsonSchemaDeserializer<T> deserializer;
 
@@ -56,6 +60,7 @@ public class RegistryJsonSchemaDeserializer<T> implements Deserializer<T> {
 	@Override
 	@SuppressWarnings("unchecked")
 	public void configure(Map<String, ?> configs, boolean isKey) {
+		this.isKey = isKey;
 		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
 		if (this.client == null) {
 			this.client = config.createClient();
@@ -79,10 +84,21 @@ public class RegistryJsonSchemaDeserializer<T> implements Deserializer<T> {
 
 	@Override
 	public T deserialize(String topic, byte[] data) {
+		return deserialize(topic, null, data);
+	}
+
+	/**
+	 * Decode a record's key or value; a schema id header
+	 * ({@value WireFormat#VALUE_SCHEMA_ID_HEADER}, {@value WireFormat#KEY_SCHEMA_ID_HEADER})
+	 * with a value names the writer schema in front of a bare payload, as Confluent's
+	 * {@code DualSchemaIdDeserializer} reads it.
+	 */
+	@Override
+	public T deserialize(String topic, Headers headers, byte[] data) {
 		if (this.deserializer == null) {
 			throw new IllegalStateException("RegistryJsonSchemaDeserializer used before configure()");
 		}
-		return this.deserializer.deserialize(data);
+		return this.deserializer.deserialize(WireFormat.schemaIdHeader(headers, this.isKey), data);
 	}
 
 }

@@ -6,9 +6,11 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Internal;
 import com.google.protobuf.Message;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.ClassLoaders;
 import dev.lockstep.registry.protobuf.ProtobufDeserializer;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -27,6 +29,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 public class RegistryProtobufDeserializer<T extends Message> implements Deserializer<T> {
 
 	private RegistryClient client;
+
+	private boolean isKey;
 
 	private ProtobufDeserializer<T> deserializer;
 
@@ -48,6 +52,7 @@ public class RegistryProtobufDeserializer<T extends Message> implements Deserial
 	@Override
 	@SuppressWarnings("unchecked")
 	public void configure(Map<String, ?> configs, boolean isKey) {
+		this.isKey = isKey;
 		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
 		if (this.client == null) {
 			this.client = config.createClient();
@@ -84,10 +89,21 @@ public class RegistryProtobufDeserializer<T extends Message> implements Deserial
 
 	@Override
 	public T deserialize(String topic, byte[] data) {
+		return deserialize(topic, null, data);
+	}
+
+	/**
+	 * Decode a record's key or value; a schema id header
+	 * ({@value WireFormat#VALUE_SCHEMA_ID_HEADER}, {@value WireFormat#KEY_SCHEMA_ID_HEADER})
+	 * with a value names the writer schema in front of a bare payload, as Confluent's
+	 * {@code DualSchemaIdDeserializer} reads it.
+	 */
+	@Override
+	public T deserialize(String topic, Headers headers, byte[] data) {
 		if (this.deserializer == null) {
 			throw new IllegalStateException("RegistryProtobufDeserializer used before configure()");
 		}
-		return this.deserializer.deserialize(data);
+		return this.deserializer.deserialize(WireFormat.schemaIdHeader(headers, this.isKey), data);
 	}
 
 }

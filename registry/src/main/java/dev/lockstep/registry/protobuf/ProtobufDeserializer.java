@@ -12,6 +12,7 @@ import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.SchemaId;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.BoundedCache;
 import dev.lockstep.registry.internal.WriterSchemas;
@@ -44,7 +45,7 @@ public final class ProtobufDeserializer<T extends Message> {
 
 	private final int maxBytes;
 
-	private final BoundedCache<Long, ProtobufSchema> schemas;
+	private final BoundedCache<SchemaId, ProtobufSchema> schemas;
 
 	private ProtobufDeserializer(RegistryClient client, Descriptor reader, Parser<T> parser, int maxBytes,
 			int cacheCapacity) {
@@ -92,13 +93,31 @@ public final class ProtobufDeserializer<T extends Message> {
 	 * @throws SerializationException caused by a {@link RegistryException} when the
 	 * writer schema could not be fetched (retry later)
 	 */
-	@SuppressWarnings("unchecked")
 	public T deserialize(byte[] message) {
+		return deserialize(null, message);
+	}
+
+	/**
+	 * Decode a message whose writer schema a record header may name
+	 * ({@link WireFormat#open}): then the header holds the message indexes after the
+	 * schema's id, and the message is the bare Protobuf encoding.
+	 * @param schemaIdHeader the value of the record's schema id header, or {@code null}
+	 * @param message the framed message, or the bare encoding after a header; or {@code null}
+	 * @return the message, or {@code null} for a {@code null} message
+	 * @throws InvalidDataException when the message can never be decoded
+	 * @throws SerializationException caused by a {@link RegistryException} when the
+	 * writer schema could not be fetched (retry later)
+	 */
+	@SuppressWarnings("unchecked")
+	public T deserialize(byte[] schemaIdHeader, byte[] message) {
 		if (message == null) {
 			return null;
 		}
-		WireFormat.Frame frame = WireFormat.unframe(message, this.maxBytes);
-		MessageIndexes.Read indexes = MessageIndexes.decode(message, frame.offset(), frame.length());
+		WireFormat.Envelope frame = WireFormat.open(schemaIdHeader, message, this.maxBytes);
+		boolean inHeader = frame.header() != null;
+		MessageIndexes.Read indexes = inHeader
+				? MessageIndexes.decode(frame.header(), frame.headerRest(), frame.header().length - frame.headerRest())
+				: MessageIndexes.decode(message, frame.offset(), frame.length());
 		Descriptor writer = writerSchema(frame.schemaId()).messageAt(indexes.indexes());
 		if (writer == null) {
 			throw new InvalidDataException("Message indexes " + indexes + " name no message of writer schema "
@@ -108,8 +127,8 @@ public final class ProtobufDeserializer<T extends Message> {
 			throw new InvalidDataException("Schema id " + frame.schemaId() + " wrote a " + writer.getFullName()
 					+ ", not a " + this.reader.getFullName());
 		}
-		int offset = frame.offset() + indexes.length();
-		int length = frame.length() - indexes.length();
+		int offset = inHeader ? frame.offset() : frame.offset() + indexes.length();
+		int length = inHeader ? frame.length() : frame.length() - indexes.length();
 		try {
 			if (this.parser != null) {
 				return this.parser.parseFrom(message, offset, length);
@@ -129,7 +148,7 @@ public final class ProtobufDeserializer<T extends Message> {
 		this.schemas.clear();
 	}
 
-	private ProtobufSchema writerSchema(long id) {
+	private ProtobufSchema writerSchema(SchemaId id) {
 		ProtobufSchema schema = this.schemas.get(id);
 		if (schema == null) {
 			RegistrySchema written = WriterSchemas.schema(this.client, id, RegistrySchema.PROTOBUF);

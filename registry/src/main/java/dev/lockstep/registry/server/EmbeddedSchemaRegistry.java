@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -250,6 +251,9 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 			else if (method.equals("GET") && n == 4 && first.equals("schemas") && parts[2].equals("ids")) {
 				return schemaBody(this.json.createObjectNode(), this.store.schema(id(parts[3])));
 			}
+			else if (method.equals("GET") && n == 4 && first.equals("schemas") && parts[2].equals("guids")) {
+				return schemaBody(this.json.createObjectNode(), this.store.schema(this.store.id(guid(parts[3]))));
+			}
 			else if (method.equals("GET") && n == 2 && first.equals("subjects")) {
 				ArrayNode subjects = this.json.createArrayNode();
 				this.store.subjects().forEach(subjects::add);
@@ -262,7 +266,9 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 				}
 				if (method.equals("POST") && n == 4 && parts[3].equals("versions")) {
 					long id = this.store.register(subject, schema(body));
-					return this.json.createObjectNode().put("id", id);
+					return this.json.createObjectNode()
+						.put("id", id)
+						.put("guid", SchemaStore.guid(this.store.schema(id)).toString());
 				}
 				if (method.equals("GET") && n == 4 && parts[3].equals("versions")) {
 					ArrayNode versions = this.json.createArrayNode();
@@ -290,7 +296,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 	}
 
 	private static ObjectNode schemaBody(ObjectNode body, RegistrySchema stored) {
-		return SchemaJson.write(stored, body);
+		return SchemaJson.write(stored, body).put("guid", SchemaStore.guid(stored).toString());
 	}
 
 
@@ -336,6 +342,15 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		catch (RuntimeException ex) {
 			throw new Refusal(422, 42203, "Invalid compatibility level. Valid values are "
 					+ List.of(Compatibility.values()));
+		}
+	}
+
+	private static UUID guid(String text) {
+		try {
+			return UUID.fromString(text);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new Refusal(404, 40403, "Schema " + text + " not found");
 		}
 	}
 

@@ -2,6 +2,7 @@ package dev.lockstep.registry.server;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -11,10 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.SchemaReference;
@@ -97,6 +100,28 @@ final class SchemaStore {
 			throw new Refusal(404, 40403, "Schema " + id + " not found");
 		}
 		return stored;
+	}
+
+	/**
+	 * Return the id of the schema of a GUID.
+	 */
+	long id(UUID guid) {
+		return this.schemas.entrySet()
+			.stream()
+			.filter((entry) -> guid(entry.getValue()).equals(guid))
+			.map(Map.Entry::getKey)
+			.findFirst()
+			.orElseThrow(() -> new Refusal(404, 40403, "Schema " + guid + " not found"));
+	}
+
+	/**
+	 * Return a schema's GUID: a fingerprint of all it is (type, text, references, metadata
+	 * and rule set), as Confluent's registry makes one; derived, so never stored.
+	 */
+	static UUID guid(RegistrySchema schema) {
+		ObjectNode fields = SchemaJson.write(schema, JsonNodeFactory.instance.objectNode());
+		fields.put("schemaType", schema.type());
+		return UUID.nameUUIDFromBytes(fields.toString().getBytes(StandardCharsets.UTF_8));
 	}
 
 	List<String> subjects() {

@@ -236,7 +236,8 @@ class AvroCodecsTests {
 		byte[] framed = AvroSerializer.specific(this.client, "orders-value", Order.class).serialize(this.order);
 		AvroDeserializer<Order> deserializer = AvroDeserializer.specific(this.client, Order.class, 64, 4);
 		byte[] badMagic = framed.clone();
-		badMagic[0] = 1;
+		// 1 is a GUID's magic byte (Confluent Platform 8); 2 is no magic byte.
+		badMagic[0] = 2;
 		assertThatExceptionOfType(InvalidDataException.class).isThrownBy(() -> deserializer.deserialize(badMagic))
 			.withMessageContaining("magic byte");
 		byte[] trailing = Arrays.copyOf(framed, framed.length + 2);

@@ -126,7 +126,7 @@ class JsonSchemaCodecsTests {
 				.isThrownBy(() -> deserializer.deserialize(framed(id, payload)));
 		}
 		assertThatExceptionOfType(InvalidDataException.class)
-			.isThrownBy(() -> deserializer.deserialize(new byte[] { 1, 0, 0, 0, 1, '{', '}' }))
+			.isThrownBy(() -> deserializer.deserialize(new byte[] { 2, 0, 0, 0, 1, '{', '}' }))
 			.withMessageContaining("magic byte");
 	}
 

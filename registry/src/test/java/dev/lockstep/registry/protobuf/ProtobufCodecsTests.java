@@ -175,7 +175,7 @@ class ProtobufCodecsTests {
 		invalid(orders, framed("00000003e7" + "0202", order), "Unknown schema id 999");
 		invalid(orders, framed(hexId(jsonId) + "0202", order), "is a JSON schema, not PROTOBUF");
 		invalid(orders, framed(hexId(badSchema) + "00", order), "Writer schema " + badSchema);
-		invalid(orders, HexFormat.of().parseHex("01" + hexId(id).substring(2) + "00"), "magic byte");
+		invalid(orders, HexFormat.of().parseHex("02" + hexId(id).substring(2) + "00"), "magic byte");
 		invalid(orders, HexFormat.of().parseHex(hexId(id)), "end before the payload");
 	}
 

@@ -1,0 +1,327 @@
+package dev.lockstep.registry;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.DynamicMessage;
+import dev.lockstep.registry.avro.AvroDeserializer;
+import dev.lockstep.registry.json.JsonSchemaDeserializer;
+import dev.lockstep.registry.kafka.RegistryAvroDeserializer;
+import dev.lockstep.registry.kafka.RegistryJsonSchemaDeserializer;
+import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
+import dev.lockstep.registry.protobuf.ProtobufDeserializer;
+import dev.lockstep.registry.protobuf.ProtobufSchema;
+import dev.lockstep.registry.protobuf.test.Order;
+import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Writer schemas named as Confluent Platform 8 names them: by GUID or id, in a
+ * {@code __value_schema_id} / {@code __key_schema_id} header in front of a bare payload
+ * (for Protobuf the header holds the message indexes too) or in the payload's prefix.
+ * Vectors built by hand from the format, read by every format's codec and Kafka
+ * deserializer through the embedded registry, which serves GUIDs.
+ */
+class SchemaIdHeaderTests {
+
+	private static final ObjectMapper JSON = new ObjectMapper();
+
+	private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+	private static final String AVRO_ORDER = """
+			{"type": "record", "name": "Order", "namespace": "headers",
+			 "fields": [{"name": "id", "type": "string"}, {"name": "cents", "type": "long"}]}""";
+
+	private static final String JSON_ORDER = """
+			{"$schema": "http://json-schema.org/draft-07/schema#", "title": "Order", "type": "object",
+			 "properties": {"id": {"type": "string"}, "cents": {"type": "integer"}}, "required": ["id"]}""";
+
+	// Order is the second message of its file: message indexes [1], zigzag varints 2, 2.
+	private static final byte[] ORDER_INDEXES = { 2, 2 };
+
+	private EmbeddedSchemaRegistry registry;
+
+	@BeforeEach
+	void startRegistry() {
+		this.registry = EmbeddedSchemaRegistry.builder().start();
+	}
+
+	@AfterEach
+	void stopRegistry() {
+		this.registry.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Format.class)
+	void aGuidInTheHeaderNamesTheWriterSchemaOfABarePayload(Format format) throws Exception {
+		long id = format.register(this.registry);
+		byte[] header = concat(guidBytes(guid(id)), format.indexes());
+		assertThat(format.read(client(), header, format.datum())).hasToString(format.expected());
+		assertThat(format.kafka(this.registry.url()).deserialize("orders", headers("__value_schema_id", header),
+				format.datum()))
+			.hasToString(format.expected());
+	}
+
+	@ParameterizedTest
+	@EnumSource(Format.class)
+	void anIdInTheHeaderAndAGuidInThePrefixAreReadToo(Format format) throws Exception {
+		long id = format.register(this.registry);
+		byte[] idHeader = concat(new byte[] { 0, 0, 0, 0, (byte) id }, format.indexes());
+		assertThat(format.read(client(), idHeader, format.datum())).hasToString(format.expected());
+		byte[] guidPrefixed = concat(guidBytes(guid(id)), format.indexes(), format.datum());
+		assertThat(format.read(client(), null, guidPrefixed)).hasToString(format.expected());
+		byte[] idPrefixed = concat(new byte[] { 0, 0, 0, 0, (byte) id }, format.indexes(), format.datum());
+		assertThat(format.read(client(), null, idPrefixed)).hasToString(format.expected());
+	}
+
+	@ParameterizedTest
+	@EnumSource(Format.class)
+	void aKeysHeaderNamesTheKeysSchemaAndAHeaderWithoutAValueLeavesThePrefix(Format format) throws Exception {
+		long id = format.register(this.registry);
+		byte[] framed = concat(new byte[] { 0, 0, 0, 0, (byte) id }, format.indexes(), format.datum());
+		RecordHeaders headers = headers("__key_schema_id", concat(guidBytes(guid(id)), format.indexes()));
+		headers.add("__value_schema_id", null);
+		Deserializer<Object> values = format.kafka(this.registry.url());
+		assertThat(values.deserialize("orders", headers, framed)).hasToString(format.expected());
+		Deserializer<Object> keys = format.kafkaKeys(this.registry.url());
+		assertThat(keys.deserialize("orders", headers, format.datum())).hasToString(format.expected());
+	}
+
+	@Test
+	void aGuidTheRegistryDoesNotKnowIsInvalidDataOnlyAfterRepeatedAnswers() {
+		byte[] header = guidBytes(UUID.fromString("00112233-4455-6677-8899-aabbccddeeff"));
+		RegistryClient client = client();
+		AvroDeserializer<GenericRecord> reader = AvroDeserializer.generic(client, WireFormat.DEFAULT_MAX_BYTES, 8);
+		for (int answer = 1; answer < 5; answer++) {
+			assertThatExceptionOfType(org.apache.kafka.common.errors.SerializationException.class)
+				.isThrownBy(() -> reader.deserialize(header, new byte[] { 2 }))
+				.isNotInstanceOf(InvalidDataException.class)
+				.withMessageContaining("Schema id 00112233-4455-6677-8899-aabbccddeeff is unknown to the registry");
+		}
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> reader.deserialize(header, new byte[] { 2 }))
+			.withMessageContaining("Unknown schema id 00112233-4455-6677-8899-aabbccddeeff");
+	}
+
+	@Test
+	void theEmbeddedRegistryServesEachSchemaByAStableGuid(@TempDir Path data) throws Exception {
+		this.registry.close();
+		this.registry = EmbeddedSchemaRegistry.builder().dataDirectory(data).start();
+		long id = this.registry.register("orders-value", new RegistrySchema(RegistrySchema.AVRO, AVRO_ORDER));
+		long other = this.registry.register("orders-value", new RegistrySchema(RegistrySchema.AVRO, AVRO_ORDER,
+				List.of(), null, "{\"domainRules\": []}"));
+		UUID guid = guid(id);
+		assertThat(guid(other)).isNotEqualTo(guid);
+		JsonNode byGuid = get("/schemas/guids/" + guid);
+		assertThat(byGuid.path("schema").asText()).isEqualTo(AVRO_ORDER);
+		assertThat(byGuid.path("guid").asText()).isEqualTo(guid.toString());
+		assertThat(get("/subjects/orders-value/versions/1").path("guid").asText()).isEqualTo(guid.toString());
+		this.registry.close();
+		this.registry = EmbeddedSchemaRegistry.builder().dataDirectory(data).start();
+		assertThat(guid(id)).isEqualTo(guid);
+		HttpResponse<String> unknown = send("/schemas/guids/00112233-4455-6677-8899-aabbccddeeff");
+		assertThat(unknown.statusCode()).isEqualTo(404);
+		assertThat(unknown.body()).contains("40403");
+	}
+
+	private RegistryClient client() {
+		return RegistryClient.builder(this.registry.url()).build();
+	}
+
+	private UUID guid(long id) throws Exception {
+		return UUID.fromString(get("/schemas/ids/" + id).path("guid").asText());
+	}
+
+	private JsonNode get(String path) throws Exception {
+		HttpResponse<String> response = send(path);
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		return JSON.readTree(response.body());
+	}
+
+	private HttpResponse<String> send(String path) throws Exception {
+		return HTTP.send(HttpRequest.newBuilder(URI.create(this.registry.url() + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static byte[] guidBytes(UUID guid) {
+		return ByteBuffer.allocate(17)
+			.put((byte) 1)
+			.putLong(guid.getMostSignificantBits())
+			.putLong(guid.getLeastSignificantBits())
+			.array();
+	}
+
+	private static RecordHeaders headers(String name, byte[] value) {
+		RecordHeaders headers = new RecordHeaders();
+		headers.add(name, value);
+		return headers;
+	}
+
+	private static byte[] concat(byte[]... parts) {
+		byte[] all = new byte[Arrays.stream(parts).mapToInt((part) -> part.length).sum()];
+		int at = 0;
+		for (byte[] part : parts) {
+			System.arraycopy(part, 0, all, at, part.length);
+			at += part.length;
+		}
+		return all;
+	}
+
+	/**
+	 * Each registry format: its schema, a bare datum of it, and its readers.
+	 */
+	enum Format {
+
+		AVRO {
+			@Override
+			long register(EmbeddedSchemaRegistry registry) {
+				return registry.register("orders-value", new RegistrySchema(RegistrySchema.AVRO, AVRO_ORDER));
+			}
+
+			@Override
+			byte[] datum() throws Exception {
+				GenericRecord order = new GenericData.Record(new Schema.Parser().parse(AVRO_ORDER));
+				order.put("id", "o-1");
+				order.put("cents", 1250L);
+				java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+				BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+				new GenericDatumWriter<GenericRecord>(order.getSchema()).write(order, encoder);
+				encoder.flush();
+				return out.toByteArray();
+			}
+
+			@Override
+			String expected() {
+				return "{\"id\": \"o-1\", \"cents\": 1250}";
+			}
+
+			@Override
+			Object read(RegistryClient client, byte[] header, byte[] message) {
+				return AvroDeserializer.generic(client, WireFormat.DEFAULT_MAX_BYTES, 8).deserialize(header, message);
+			}
+
+			@Override
+			Deserializer<Object> deserializer() {
+				return new RegistryAvroDeserializer<>();
+			}
+		},
+
+		JSON_SCHEMA {
+			@Override
+			long register(EmbeddedSchemaRegistry registry) {
+				return registry.register("orders-value", new RegistrySchema(RegistrySchema.JSON, JSON_ORDER));
+			}
+
+			@Override
+			byte[] datum() {
+				return "{\"id\":\"o-1\",\"cents\":1250}".getBytes(StandardCharsets.UTF_8);
+			}
+
+			@Override
+			String expected() {
+				return "{\"id\":\"o-1\",\"cents\":1250}";
+			}
+
+			@Override
+			Object read(RegistryClient client, byte[] header, byte[] message) {
+				return JsonSchemaDeserializer.of(client, JsonNode.class, JSON, true, WireFormat.DEFAULT_MAX_BYTES, 8)
+					.deserialize(header, message);
+			}
+
+			@Override
+			Deserializer<Object> deserializer() {
+				return new RegistryJsonSchemaDeserializer<>();
+			}
+		},
+
+		PROTOBUF {
+			@Override
+			long register(EmbeddedSchemaRegistry registry) {
+				return registry.register("orders-value", ProtobufSchema.of(Order.getDescriptor()).registrySchema());
+			}
+
+			@Override
+			byte[] indexes() {
+				return ORDER_INDEXES;
+			}
+
+			@Override
+			byte[] datum() {
+				return Order.newBuilder().setOrderId("o-1").setAmountCents(1250).build().toByteArray();
+			}
+
+			@Override
+			String expected() {
+				return Order.newBuilder().setOrderId("o-1").setAmountCents(1250).build().toString();
+			}
+
+			@Override
+			Object read(RegistryClient client, byte[] header, byte[] message) {
+				DynamicMessage read = ProtobufDeserializer.dynamic(client, WireFormat.DEFAULT_MAX_BYTES, 8)
+					.deserialize(header, message);
+				return read;
+			}
+
+			@Override
+			@SuppressWarnings({ "unchecked", "rawtypes" })
+			Deserializer<Object> deserializer() {
+				return (Deserializer) new RegistryProtobufDeserializer<>();
+			}
+		};
+
+		abstract long register(EmbeddedSchemaRegistry registry);
+
+		byte[] indexes() {
+			return new byte[0];
+		}
+
+		abstract byte[] datum() throws Exception;
+
+		abstract String expected();
+
+		abstract Object read(RegistryClient client, byte[] header, byte[] message);
+
+		abstract Deserializer<Object> deserializer();
+
+		Deserializer<Object> kafka(String url) {
+			Deserializer<Object> deserializer = deserializer();
+			deserializer.configure(Map.of("schema.registry.url", url), false);
+			return deserializer;
+		}
+
+		Deserializer<Object> kafkaKeys(String url) {
+			Deserializer<Object> deserializer = deserializer();
+			deserializer.configure(Map.of("schema.registry.url", url), true);
+			return deserializer;
+		}
+
+	}
+
+}
