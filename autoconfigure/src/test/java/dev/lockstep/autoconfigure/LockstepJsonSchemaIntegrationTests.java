@@ -1,10 +1,12 @@
 package dev.lockstep.autoconfigure;
 
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,6 +23,7 @@ import dev.lockstep.worker.ValueTransformer;
 import dev.lockstep.worker.WorkerStatus;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a value of a newer schema version read into the same class, and the invalid inputs
  * (malformed JSON, an unknown id, a value its schema refuses) quarantined in the same
  * transactions; an id the registry does not know yet (a follower behind its leader)
- * retried, not quarantined.
+ * retried, not quarantined; a value whose schema a header names by GUID read, its output
+ * framed with the output's id and without the input's header.
  */
 @ExtendWith(SharedKafkaBroker.class)
 class LockstepJsonSchemaIntegrationTests {
@@ -122,6 +126,23 @@ class LockstepJsonSchemaIntegrationTests {
 			this.topics.send(producer, "order-8", json(v3, "{\"id\":\"o-8\",\"status\":\"paid\",\"amount\":8,\"channel\":\"web\"}"));
 			assertThat(this.topics.readCommitted(this.topics.output, 5)).extracting(ConsumerRecord::key)
 				.endsWith("order-8");
+			// A Confluent Platform 8 writer names the schema by GUID in a header, before a bare
+			// payload; the output is framed with its own id and carries no stale header.
+			ProducerRecord<String, byte[]> headerMode = new ProducerRecord<>(this.topics.input, "order-9",
+					"{\"id\":\"o-9\",\"status\":\"paid\",\"amount\":9}".getBytes(StandardCharsets.UTF_8));
+			UUID guid = registry.guid(v1);
+			headerMode.headers()
+				.add("__value_schema_id", ByteBuffer.allocate(17)
+					.put((byte) 1)
+					.putLong(guid.getMostSignificantBits())
+					.putLong(guid.getLeastSignificantBits())
+					.array());
+			producer.send(headerMode).get();
+			ConsumerRecord<String, byte[]> fromHeaderMode = this.topics.readCommitted(this.topics.output, 6).get(5);
+			assertThat(fromHeaderMode.key()).isEqualTo("order-9");
+			assertThat(reader.deserialize(fromHeaderMode.value()))
+				.isEqualTo(new Order("o-9", "PAID", new BigDecimal("9")));
+			assertThat(fromHeaderMode.headers().lastHeader("__value_schema_id")).isNull();
 			LockstepWorkers workers = context.getBean(LockstepWorkers.class);
 			assertThat(workers.worker("normalizer").state().status()).isEqualTo(WorkerStatus.RUNNING);
 		}

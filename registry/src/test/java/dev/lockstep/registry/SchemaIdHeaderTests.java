@@ -18,6 +18,7 @@ import com.google.protobuf.DynamicMessage;
 import dev.lockstep.registry.avro.AvroDeserializer;
 import dev.lockstep.registry.json.JsonSchemaDeserializer;
 import dev.lockstep.registry.kafka.RegistryAvroDeserializer;
+import dev.lockstep.registry.kafka.RegistryAvroSerializer;
 import dev.lockstep.registry.kafka.RegistryJsonSchemaDeserializer;
 import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
 import dev.lockstep.registry.protobuf.ProtobufDeserializer;
@@ -115,6 +116,25 @@ class SchemaIdHeaderTests {
 	}
 
 	@Test
+	void aSerializerRemovesTheSchemaIdHeaderItsPrefixWouldContradict() {
+		long id = Format.AVRO.register(this.registry);
+		RecordHeaders headers = headers("__value_schema_id", guidBytes(UUID.randomUUID()));
+		headers.add("__key_schema_id", new byte[] { 0, 0, 0, 0, 9 });
+		headers.add("source", new byte[] { 1 });
+		try (RegistryAvroSerializer<GenericRecord> serializer = new RegistryAvroSerializer<>()) {
+			serializer.configure(Map.of("schema.registry.url", this.registry.url(), "use.latest.version", true), false);
+			GenericRecord order = new GenericData.Record(new Schema.Parser().parse(AVRO_ORDER));
+			order.put("id", "o-1");
+			order.put("cents", 1L);
+			byte[] framed = serializer.serialize("orders", headers, order);
+			assertThat(WireFormat.unframe(framed, 100).schemaId()).isEqualTo(id);
+		}
+		assertThat(headers.lastHeader("__value_schema_id")).isNull();
+		assertThat(headers.lastHeader("__key_schema_id").value()).containsExactly(0, 0, 0, 0, 9);
+		assertThat(headers.lastHeader("source")).isNotNull();
+	}
+
+	@Test
 	void aGuidTheRegistryDoesNotKnowIsInvalidDataOnlyAfterRepeatedAnswers() {
 		byte[] header = guidBytes(UUID.fromString("00112233-4455-6677-8899-aabbccddeeff"));
 		RegistryClient client = client();
@@ -139,6 +159,7 @@ class SchemaIdHeaderTests {
 				List.of(), null, "{\"domainRules\": []}"));
 		UUID guid = guid(id);
 		assertThat(guid(other)).isNotEqualTo(guid);
+		assertThat(this.registry.guid(id)).isEqualTo(guid);
 		JsonNode byGuid = get("/schemas/guids/" + guid);
 		assertThat(byGuid.path("schema").asText()).isEqualTo(AVRO_ORDER);
 		assertThat(byGuid.path("guid").asText()).isEqualTo(guid.toString());

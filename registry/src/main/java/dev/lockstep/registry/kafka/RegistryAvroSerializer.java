@@ -15,6 +15,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericContainer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -96,6 +97,20 @@ public class RegistryAvroSerializer<T> implements Serializer<T> {
 		this.strategy = strategy;
 		this.maxBytes = WireFormat.checkMaxBytes(maxBytes);
 		this.prepared = new BoundedCache<>(cacheCapacity);
+	}
+
+	/**
+	 * Encode a record's key or value, framed with its schema id, and remove the record's
+	 * schema id header of the same side ({@value WireFormat#VALUE_SCHEMA_ID_HEADER} or
+	 * {@value WireFormat#KEY_SCHEMA_ID_HEADER}): one copied from an input record would
+	 * name another schema and win over the prefix in a reader that reads both.
+	 */
+	@Override
+	public byte[] serialize(String topic, Headers headers, T data) {
+		if (headers != null) {
+			headers.remove(this.isKey ? WireFormat.KEY_SCHEMA_ID_HEADER : WireFormat.VALUE_SCHEMA_ID_HEADER);
+		}
+		return serialize(topic, data);
 	}
 
 	@Override

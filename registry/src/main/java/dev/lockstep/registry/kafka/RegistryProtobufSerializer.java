@@ -13,6 +13,7 @@ import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.protobuf.ProtobufSerializer;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -89,6 +90,20 @@ public class RegistryProtobufSerializer<T extends Message> implements Serializer
 		this.idSource = idSource;
 		this.strategy = strategy;
 		this.maxBytes = WireFormat.checkMaxBytes(maxBytes);
+	}
+
+	/**
+	 * Encode a record's key or value, framed with its schema id, and remove the record's
+	 * schema id header of the same side ({@value WireFormat#VALUE_SCHEMA_ID_HEADER} or
+	 * {@value WireFormat#KEY_SCHEMA_ID_HEADER}): one copied from an input record would
+	 * name another schema and win over the prefix in a reader that reads both.
+	 */
+	@Override
+	public byte[] serialize(String topic, Headers headers, T data) {
+		if (headers != null) {
+			headers.remove(this.isKey ? WireFormat.KEY_SCHEMA_ID_HEADER : WireFormat.VALUE_SCHEMA_ID_HEADER);
+		}
+		return serialize(topic, data);
 	}
 
 	@Override

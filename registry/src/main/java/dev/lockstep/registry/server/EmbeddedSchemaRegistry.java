@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -147,6 +147,24 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		synchronized (this.store) {
 			try {
 				return this.store.register(subject, schema);
+			}
+			catch (Refusal ex) {
+				throw new IllegalArgumentException(ex.getMessage(), ex);
+			}
+		}
+	}
+
+	/**
+	 * Return the GUID of a schema, as {@code /schemas/ids/{id}} answers it: a fingerprint
+	 * of its type, text, references, metadata and rule set.
+	 * @param id the schema's id
+	 * @return its GUID
+	 * @throws IllegalArgumentException when the registry has no such schema
+	 */
+	public UUID guid(long id) {
+		synchronized (this.store) {
+			try {
+				return SchemaStore.guid(this.store.schema(id));
 			}
 			catch (Refusal ex) {
 				throw new IllegalArgumentException(ex.getMessage(), ex);

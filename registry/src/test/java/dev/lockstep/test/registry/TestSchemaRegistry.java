@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Deque;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CountDownLatch;
@@ -124,6 +125,15 @@ public final class TestSchemaRegistry implements AutoCloseable {
 	 */
 	public long register(String subject, RegistrySchema schema) {
 		return this.registry.register(subject, schema);
+	}
+
+	/**
+	 * Return a schema's GUID, as Confluent Platform 8 writers put it in a header.
+	 * @param id the schema's id
+	 * @return its GUID
+	 */
+	public UUID guid(long id) {
+		return this.registry.guid(id);
 	}
 
 	/**
