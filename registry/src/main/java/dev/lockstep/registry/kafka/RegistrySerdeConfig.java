@@ -213,6 +213,13 @@ public final class RegistrySerdeConfig {
 		REFUSED_UNLESS_DEFAULT.put("reference.subject.name.strategy",
 				"io.confluent.kafka.serializers.subject.DefaultReferenceSubjectNameStrategy");
 		REFUSED_UNLESS_DEFAULT.put("reference.lookup.only", "false");
+		// Readers always read as Confluent's dual deserializer does (a header, else the
+		// prefix); writers frame with the prefix.
+		String ids = "io.confluent.kafka.serializers.schema.id.";
+		REFUSED_UNLESS_DEFAULT.put("key.schema.id.deserializer", ids + "DualSchemaIdDeserializer");
+		REFUSED_UNLESS_DEFAULT.put("value.schema.id.deserializer", ids + "DualSchemaIdDeserializer");
+		REFUSED_UNLESS_DEFAULT.put("key.schema.id.serializer", ids + "PrefixSchemaIdSerializer");
+		REFUSED_UNLESS_DEFAULT.put("value.schema.id.serializer", ids + "PrefixSchemaIdSerializer");
 	}
 
 	private final Map<String, ?> configs;

@@ -77,6 +77,25 @@ class RegistrySerdeConfigTests {
 	}
 
 	@Test
+	void schemaIdFramingKeysAreAcceptedOnlyForWhatLockstepDoes() {
+		String ids = "io.confluent.kafka.serializers.schema.id.";
+		Map<String, Object> dual = base();
+		dual.put("value.schema.id.deserializer", ids + "DualSchemaIdDeserializer");
+		dual.put("key.schema.id.deserializer", ids + "DualSchemaIdDeserializer");
+		dual.put("value.schema.id.serializer", ids + "PrefixSchemaIdSerializer");
+		dual.put("key.schema.id.serializer", ids + "PrefixSchemaIdSerializer");
+		assertThatNoException().isThrownBy(() -> RegistrySerdeConfig.of(dual, false));
+		for (Map.Entry<String, String> refused : Map.of("value.schema.id.serializer", "HeaderSchemaIdSerializer",
+				"key.schema.id.deserializer", "PrefixSchemaIdDeserializer").entrySet()) {
+			Map<String, Object> configs = base();
+			configs.put(refused.getKey(), ids + refused.getValue());
+			assertThatExceptionOfType(ConfigException.class).as(refused.getKey())
+				.isThrownBy(() -> RegistrySerdeConfig.of(configs, false))
+				.withMessageContaining(refused.getKey());
+		}
+	}
+
+	@Test
 	void blankKeyStoreSettingsReadAsUnset() {
 		Map<String, Object> configs = base();
 		configs.put("schema.registry.ssl.keystore.location", "");
