@@ -79,6 +79,8 @@ public final class RegistryClient {
 
 	private final BoundedCache<UUID, RegistrySchema> textsByGuid;
 
+	private final BoundedCache<Long, UUID> guidsById;
+
 	private final BoundedCache<SubjectSchema, Long> idsBySchema;
 
 	private final BoundedCache<SchemaReference, RegistrySchema> referenced;
@@ -105,6 +107,7 @@ public final class RegistryClient {
 		this.schemasById = new BoundedCache<>(cacheCapacity);
 		this.textsById = new BoundedCache<>(cacheCapacity);
 		this.textsByGuid = new BoundedCache<>(cacheCapacity);
+		this.guidsById = new BoundedCache<>(cacheCapacity);
 		this.idsBySchema = new BoundedCache<>(cacheCapacity);
 		this.referenced = new BoundedCache<>(cacheCapacity);
 		this.unknownIdAnswers = new BoundedCache<>(cacheCapacity);
@@ -239,6 +242,39 @@ public final class RegistryClient {
 			RegistrySchema schema = fetch("schema-by-guid", "/schemas/guids/" + schemaId.guid(), schemaId);
 			this.textsByGuid.put(schemaId.guid(), schema);
 			return schema;
+		});
+	}
+
+	/**
+	 * Fetch the GUID of a schema id ({@code GET /schemas/ids/{id}}, its {@code guid}),
+	 * cached: what a writer puts in a schema id header.
+	 * @param id an unsigned 32-bit id
+	 * @return the schema's GUID
+	 * @throws UnsupportedSchemaException when the registry names no GUID (registries
+	 * before Confluent Platform 8)
+	 */
+	public UUID guid(long id) {
+		WireFormat.checkSchemaId(id);
+		UUID cached = this.guidsById.get(id);
+		if (cached != null) {
+			return cached;
+		}
+		return coalesced(new SchemaGuid(id), () -> {
+			UUID guid = request("guid-by-id", "GET", "/schemas/ids/" + id, null, (response) -> {
+				JsonNode field = response.get("guid");
+				if (field == null || !field.isTextual()) {
+					throw new UnsupportedSchemaException("The registry names no GUID for schema id " + id + " (Confluent "
+							+ "Platform 8 and Lockstep's development registry do): its id cannot go into a header", null);
+				}
+				try {
+					return UUID.fromString(field.textValue());
+				}
+				catch (IllegalArgumentException ex) {
+					throw RegistryMessages.invalid("guid", response);
+				}
+			});
+			this.guidsById.put(id, guid);
+			return guid;
 		});
 	}
 
@@ -440,6 +476,7 @@ public final class RegistryClient {
 		this.schemasById.clear();
 		this.textsById.clear();
 		this.textsByGuid.clear();
+		this.guidsById.clear();
 		this.idsBySchema.clear();
 		this.referenced.clear();
 		this.unknownIdAnswers.clear();
@@ -565,6 +602,13 @@ public final class RegistryClient {
 	 * A subject and a schema: the key of the look-up cache.
 	 */
 	record SubjectSchema(String subject, RegistrySchema schema) {
+
+	}
+
+	/**
+	 * The key of a schema id's GUID while it is in flight.
+	 */
+	private record SchemaGuid(long id) {
 
 	}
 

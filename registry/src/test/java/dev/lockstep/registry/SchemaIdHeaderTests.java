@@ -1,5 +1,6 @@
 package dev.lockstep.registry;
 
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,19 +21,24 @@ import dev.lockstep.registry.json.JsonSchemaDeserializer;
 import dev.lockstep.registry.kafka.RegistryAvroDeserializer;
 import dev.lockstep.registry.kafka.RegistryAvroSerializer;
 import dev.lockstep.registry.kafka.RegistryJsonSchemaDeserializer;
+import dev.lockstep.registry.kafka.RegistryJsonSchemaSerializer;
 import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
+import dev.lockstep.registry.kafka.RegistryProtobufSerializer;
 import dev.lockstep.registry.protobuf.ProtobufDeserializer;
 import dev.lockstep.registry.protobuf.ProtobufSchema;
 import dev.lockstep.registry.protobuf.test.Order;
 import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
+import dev.lockstep.test.registry.TestSchemaRegistry;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,6 +121,49 @@ class SchemaIdHeaderTests {
 		assertThat(keys.deserialize("orders", headers, format.datum())).hasToString(format.expected());
 	}
 
+	@ParameterizedTest
+	@EnumSource(Format.class)
+	void aSerializerInHeaderModeNamesTheSchemaByGuidInTheHeaderAndWritesABarePayload(Format format)
+			throws Exception {
+		long id = format.register(this.registry);
+		RecordHeaders headers = headers("__value_schema_id", new byte[] { 0, 0, 0, 0, 99 });
+		headers.add("__key_schema_id", new byte[] { 0, 0, 0, 0, 98 });
+		byte[] payload;
+		try (Serializer<Object> serializer = format.serializer()) {
+			serializer.configure(Map.of("schema.registry.url", this.registry.url(), "use.latest.version", true,
+					"value.schema.id.serializer", "io.confluent.kafka.serializers.schema.id.HeaderSchemaIdSerializer"),
+					false);
+			payload = serializer.serialize("orders", headers, format.value());
+			// A tombstone names no schema: a stale header goes, none comes.
+			RecordHeaders tombstone = headers("__value_schema_id", new byte[] { 0, 0, 0, 0, 99 });
+			assertThat(serializer.serialize("orders", tombstone, null)).isNull();
+			assertThat(tombstone.lastHeader("__value_schema_id")).isNull();
+		}
+		assertThat(payload).isEqualTo(format.datum());
+		assertThat(headers.headers("__value_schema_id")).singleElement()
+			.satisfies((header) -> assertThat(header.value()).isEqualTo(concat(guidBytes(guid(id)), format.indexes())));
+		assertThat(headers.lastHeader("__key_schema_id").value()).containsExactly(0, 0, 0, 0, 98);
+		assertThat(format.kafka(this.registry.url()).deserialize("orders", headers, payload))
+			.hasToString(format.expected());
+	}
+
+	@Test
+	void headerModeNeedsARegistryThatNamesSchemasByGuid() throws Exception {
+		TestSchemaRegistry withoutGuids = TestSchemaRegistry.start();
+		try (withoutGuids; RegistryAvroSerializer<Object> serializer = new RegistryAvroSerializer<>()) {
+			long id = withoutGuids.register("orders-value", new Schema.Parser().parse(AVRO_ORDER));
+			serializer.configure(Map.of("schema.registry.url", withoutGuids.url(), "use.latest.version", true,
+					"value.schema.id.serializer", "HeaderSchemaIdSerializer"), false);
+			Object order = Format.AVRO.value();
+			assertThat(serializer.serialize("orders", order)).isNotEmpty();
+			withoutGuids.respondNext(1, 200, Map.of(),
+					("{\"schema\": " + JSON.writeValueAsString(AVRO_ORDER) + "}").getBytes(StandardCharsets.UTF_8));
+			assertThatExceptionOfType(SerializationException.class)
+				.isThrownBy(() -> serializer.serialize("orders", new RecordHeaders(), order))
+				.withMessageContaining("names no GUID for schema id " + id);
+		}
+	}
+
 	@Test
 	void aSerializerRemovesTheSchemaIdHeaderItsPrefixWouldContradict() {
 		long id = Format.AVRO.register(this.registry);
@@ -140,7 +189,7 @@ class SchemaIdHeaderTests {
 		RegistryClient client = client();
 		AvroDeserializer<GenericRecord> reader = AvroDeserializer.generic(client, WireFormat.DEFAULT_MAX_BYTES, 8);
 		for (int answer = 1; answer < 5; answer++) {
-			assertThatExceptionOfType(org.apache.kafka.common.errors.SerializationException.class)
+			assertThatExceptionOfType(SerializationException.class)
 				.isThrownBy(() -> reader.deserialize(header, new byte[] { 2 }))
 				.isNotInstanceOf(InvalidDataException.class)
 				.withMessageContaining("Schema id 00112233-4455-6677-8899-aabbccddeeff is unknown to the registry");
@@ -228,10 +277,8 @@ class SchemaIdHeaderTests {
 
 			@Override
 			byte[] datum() throws Exception {
-				GenericRecord order = new GenericData.Record(new Schema.Parser().parse(AVRO_ORDER));
-				order.put("id", "o-1");
-				order.put("cents", 1250L);
-				java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+				GenericRecord order = (GenericRecord) value();
+				ByteArrayOutputStream out = new ByteArrayOutputStream();
 				BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
 				new GenericDatumWriter<GenericRecord>(order.getSchema()).write(order, encoder);
 				encoder.flush();
@@ -251,6 +298,19 @@ class SchemaIdHeaderTests {
 			@Override
 			Deserializer<Object> deserializer() {
 				return new RegistryAvroDeserializer<>();
+			}
+
+			@Override
+			Serializer<Object> serializer() {
+				return new RegistryAvroSerializer<>();
+			}
+
+			@Override
+			Object value() {
+				GenericRecord order = new GenericData.Record(new Schema.Parser().parse(AVRO_ORDER));
+				order.put("id", "o-1");
+				order.put("cents", 1250L);
+				return order;
 			}
 		},
 
@@ -279,6 +339,16 @@ class SchemaIdHeaderTests {
 			@Override
 			Deserializer<Object> deserializer() {
 				return new RegistryJsonSchemaDeserializer<>();
+			}
+
+			@Override
+			Serializer<Object> serializer() {
+				return new RegistryJsonSchemaSerializer<>();
+			}
+
+			@Override
+			Object value() throws Exception {
+				return JSON.readTree("{\"id\":\"o-1\",\"cents\":1250}");
 			}
 		},
 
@@ -315,6 +385,17 @@ class SchemaIdHeaderTests {
 			Deserializer<Object> deserializer() {
 				return (Deserializer) new RegistryProtobufDeserializer<>();
 			}
+
+			@Override
+			@SuppressWarnings({ "unchecked", "rawtypes" })
+			Serializer<Object> serializer() {
+				return (Serializer) new RegistryProtobufSerializer<>();
+			}
+
+			@Override
+			Object value() {
+				return Order.newBuilder().setOrderId("o-1").setAmountCents(1250).build();
+			}
 		};
 
 		abstract long register(EmbeddedSchemaRegistry registry);
@@ -330,6 +411,10 @@ class SchemaIdHeaderTests {
 		abstract Object read(RegistryClient client, byte[] header, byte[] message);
 
 		abstract Deserializer<Object> deserializer();
+
+		abstract Serializer<Object> serializer();
+
+		abstract Object value() throws Exception;
 
 		Deserializer<Object> kafka(String url) {
 			Deserializer<Object> deserializer = deserializer();

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentMap;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.avro.AvroSerializer;
@@ -42,6 +43,8 @@ public class RegistryAvroSerializer<T> implements Serializer<T> {
 
 	private boolean isKey;
 
+	private SchemaIdFraming framing = SchemaIdFraming.PREFIX;
+
 	private int maxBytes;
 
 	// The last serializer used per topic: the common case of one schema per topic takes
@@ -71,18 +74,21 @@ public class RegistryAvroSerializer<T> implements Serializer<T> {
 	 * @param isKey whether it serializes keys
 	 * @param idSource how each subject's schema id is found
 	 * @param strategy how a topic's subject is named
+	 * @param framing where the schema id goes: the prefix, or a header by GUID
 	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
 	 * @param cacheCapacity the number of (topic, schema) serializers kept
 	 */
 	public RegistryAvroSerializer(RegistryClient client, boolean isKey, SchemaIdSource idSource,
-			SubjectNameStrategy strategy, int maxBytes, int cacheCapacity) {
+			SubjectNameStrategy strategy, SchemaIdFraming framing, int maxBytes, int cacheCapacity) {
 		this.client = client;
+		this.framing = framing;
 		init(isKey, idSource, strategy, maxBytes, cacheCapacity);
 	}
 
 	@Override
 	public void configure(Map<String, ?> configs, boolean isKey) {
 		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
+		this.framing = config.schemaIdFraming();
 		if (this.client == null) {
 			this.client = config.createClient();
 		}
@@ -100,17 +106,15 @@ public class RegistryAvroSerializer<T> implements Serializer<T> {
 	}
 
 	/**
-	 * Encode a record's key or value, framed with its schema id, and remove the record's
-	 * schema id header of the same side ({@value WireFormat#VALUE_SCHEMA_ID_HEADER} or
-	 * {@value WireFormat#KEY_SCHEMA_ID_HEADER}): one copied from an input record would
-	 * name another schema and win over the prefix in a reader that reads both.
+	 * Encode a record's key or value with its schema id where the framing puts it: in the
+	 * prefix, removing the record's schema id header of the same side (one copied from an
+	 * input record would name another schema and win over the prefix in a reader that
+	 * reads both), or in that header by GUID, the payload bare.
 	 */
 	@Override
 	public byte[] serialize(String topic, Headers headers, T data) {
-		if (headers != null) {
-			headers.remove(this.isKey ? WireFormat.KEY_SCHEMA_ID_HEADER : WireFormat.VALUE_SCHEMA_ID_HEADER);
-		}
-		return serialize(topic, data);
+		byte[] framed = serialize(topic, data);
+		return SchemaIdHeaders.place(this.framing, this.client, framed, 0, headers, this.isKey);
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.ClassLoaders;
@@ -40,6 +41,8 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 	private RegistryClient client;
 
 	private boolean isKey;
+
+	private SchemaIdFraming framing = SchemaIdFraming.PREFIX;
 
 	private JsonSchema schema;
 
@@ -80,14 +83,17 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 	 * @param idSource how each subject's schema id is found
 	 * @param strategy how a topic's subject is named (a record name is the schema's
 	 * {@code title})
+	 * @param framing where the schema id goes: the prefix, or a header by GUID
 	 * @param validate whether each value is validated against the schema
 	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
 	 * @throws IllegalArgumentException when a schema is needed and missing, or the
 	 * strategy needs a title the schema does not have
 	 */
 	public RegistryJsonSchemaSerializer(RegistryClient client, ObjectMapper mapper, boolean isKey, JsonSchema schema,
-			SchemaIdSource idSource, SubjectNameStrategy strategy, boolean validate, int maxBytes) {
+			SchemaIdSource idSource, SubjectNameStrategy strategy, SchemaIdFraming framing, boolean validate,
+			int maxBytes) {
 		this.client = client;
+		this.framing = framing;
 		this.mapper = mapper;
 		init(isKey, schema, idSource, strategy, validate, maxBytes, "a schema");
 	}
@@ -95,6 +101,7 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 	@Override
 	public void configure(Map<String, ?> configs, boolean isKey) {
 		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
+		this.framing = config.schemaIdFraming();
 		if (this.client == null) {
 			this.client = config.createClient();
 		}
@@ -142,17 +149,15 @@ public class RegistryJsonSchemaSerializer<T> implements Serializer<T> {
 	}
 
 	/**
-	 * Encode a record's key or value, framed with its schema id, and remove the record's
-	 * schema id header of the same side ({@value WireFormat#VALUE_SCHEMA_ID_HEADER} or
-	 * {@value WireFormat#KEY_SCHEMA_ID_HEADER}): one copied from an input record would
-	 * name another schema and win over the prefix in a reader that reads both.
+	 * Encode a record's key or value with its schema id where the framing puts it: in the
+	 * prefix, removing the record's schema id header of the same side (one copied from an
+	 * input record would name another schema and win over the prefix in a reader that
+	 * reads both), or in that header by GUID, the payload bare.
 	 */
 	@Override
 	public byte[] serialize(String topic, Headers headers, T data) {
-		if (headers != null) {
-			headers.remove(this.isKey ? WireFormat.KEY_SCHEMA_ID_HEADER : WireFormat.VALUE_SCHEMA_ID_HEADER);
-		}
-		return serialize(topic, data);
+		byte[] framed = serialize(topic, data);
+		return SchemaIdHeaders.place(this.framing, this.client, framed, 0, headers, this.isKey);
 	}
 
 	@Override

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.internal.Names;
@@ -119,6 +120,15 @@ public final class RegistrySerdeConfig {
 	 */
 	public static final String IGNORED_RULES = "lockstep.registry.ignored.rules";
 
+	/**
+	 * Where a key serializer puts the schema id: Confluent's {@code PrefixSchemaIdSerializer}
+	 * (the default) or {@code HeaderSchemaIdSerializer}, by full or simple class name.
+	 */
+	public static final String KEY_SCHEMA_ID_SERIALIZER = "key.schema.id.serializer";
+
+	/** Where a value serializer puts the schema id, as {@link #KEY_SCHEMA_ID_SERIALIZER}. */
+	public static final String VALUE_SCHEMA_ID_SERIALIZER = "value.schema.id.serializer";
+
 	/** Largest Kafka message encoded or decoded, envelope included (Lockstep's own key). */
 	public static final String MAX_MESSAGE_BYTES = "lockstep.avro.max.message.bytes";
 
@@ -168,7 +178,7 @@ public final class RegistrySerdeConfig {
 			KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
 			SSL_TRUSTSTORE_TYPE, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEYSTORE_TYPE, SSL_KEY_PASSWORD,
 			SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
-			RETRIES, IGNORED_RULES, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
+			RETRIES, IGNORED_RULES, KEY_SCHEMA_ID_SERIALIZER, VALUE_SCHEMA_ID_SERIALIZER, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
 			JSON_KEY_TYPE, JSON_VALUE_TYPE, JSON_KEY_SCHEMA, JSON_VALUE_SCHEMA, SPECIFIC_PROTOBUF_KEY_TYPE,
 			SPECIFIC_PROTOBUF_VALUE_TYPE);
 
@@ -213,13 +223,11 @@ public final class RegistrySerdeConfig {
 		REFUSED_UNLESS_DEFAULT.put("reference.subject.name.strategy",
 				"io.confluent.kafka.serializers.subject.DefaultReferenceSubjectNameStrategy");
 		REFUSED_UNLESS_DEFAULT.put("reference.lookup.only", "false");
-		// Readers always read as Confluent's dual deserializer does (a header, else the
-		// prefix); writers frame with the prefix.
+		// Readers always read as Confluent's dual deserializer does: a header, else the prefix.
 		String ids = "io.confluent.kafka.serializers.schema.id.";
 		REFUSED_UNLESS_DEFAULT.put("key.schema.id.deserializer", ids + "DualSchemaIdDeserializer");
 		REFUSED_UNLESS_DEFAULT.put("value.schema.id.deserializer", ids + "DualSchemaIdDeserializer");
-		REFUSED_UNLESS_DEFAULT.put("key.schema.id.serializer", ids + "PrefixSchemaIdSerializer");
-		REFUSED_UNLESS_DEFAULT.put("value.schema.id.serializer", ids + "PrefixSchemaIdSerializer");
+
 	}
 
 	private final Map<String, ?> configs;
@@ -305,6 +313,30 @@ public final class RegistrySerdeConfig {
 	public SchemaIdSource schemaIdSource() {
 		return useLatestVersion() ? SchemaIdSource.LATEST_VERSION
 				: autoRegister() ? SchemaIdSource.AUTO_REGISTER : SchemaIdSource.LOOKUP;
+	}
+
+	/**
+	 * Return where this side's serializer puts the schema id.
+	 * @return the prefix (the default) or a header
+	 * @throws ConfigException when the key names another class
+	 */
+	public SchemaIdFraming schemaIdFraming() {
+		String key = this.isKey ? KEY_SCHEMA_ID_SERIALIZER : VALUE_SCHEMA_ID_SERIALIZER;
+		Object value = this.configs.get(key);
+		String name = (value instanceof Class<?> type) ? type.getName() : (value != null) ? value.toString().trim() : "";
+		String simple = name.substring(name.lastIndexOf('.') + 1);
+		if (name.isEmpty() || (simple.equals("PrefixSchemaIdSerializer") && isConfluentIdClass(name))) {
+			return SchemaIdFraming.PREFIX;
+		}
+		if (simple.equals("HeaderSchemaIdSerializer") && isConfluentIdClass(name)) {
+			return SchemaIdFraming.HEADER;
+		}
+		throw new ConfigException(key, value, "Expected io.confluent.kafka.serializers.schema.id."
+				+ "PrefixSchemaIdSerializer or HeaderSchemaIdSerializer");
+	}
+
+	private static boolean isConfluentIdClass(String name) {
+		return name.indexOf('.') < 0 || name.startsWith("io.confluent.kafka.serializers.schema.id.");
 	}
 
 	/**

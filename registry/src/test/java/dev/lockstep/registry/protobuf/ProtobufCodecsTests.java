@@ -12,6 +12,7 @@ import com.google.protobuf.Message;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
@@ -126,7 +127,7 @@ class ProtobufCodecsTests {
 		assertThat(deserializer.deserialize("orders", serializer.serialize("orders", order))).isEqualTo(order);
 		assertThat(this.client.latestSubjectVersion("orders-value").schema().text()).isEqualTo(this.orderSchema);
 		RegistryProtobufSerializer<Message> byRecord = new RegistryProtobufSerializer<>(this.client, false,
-				SchemaIdSource.AUTO_REGISTER, SubjectNameStrategy.RECORD_NAME, MAX);
+				SchemaIdSource.AUTO_REGISTER, SubjectNameStrategy.RECORD_NAME, SchemaIdFraming.PREFIX, MAX);
 		byRecord.serialize("orders", Envelope.getDefaultInstance());
 		assertThat(this.client.latestSubjectVersion("lockstep.test.Envelope").schema().text()).isEqualTo(this.orderSchema);
 		assertThatExceptionOfType(ConfigException.class)
