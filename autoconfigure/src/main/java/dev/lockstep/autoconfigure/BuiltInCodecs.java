@@ -81,14 +81,16 @@ final class BuiltInCodecs {
 
 	private static LockstepCodec plain(String name, Function<CodecSettings, Serializer<?>> serializer,
 			Function<CodecSettings, Deserializer<?>> deserializer) {
-		return new Codec(name, false, (settings) -> serializer.apply(settings.refuseSchema(name)),
-				(settings) -> deserializer.apply(settings.refuseSchema(name)));
+		return new Codec(name, false,
+				(settings) -> serializer.apply(settings.refuseSchema(name).refuseSchemaIdHeader(name)),
+				(settings) -> deserializer.apply(settings.refuseSchema(name).refuseSchemaIdHeader(name)));
 	}
 
 	private Serializer<?> registryAvroSerializer(CodecSettings settings) {
 		settings.refuseSchema(REGISTRY_AVRO);
 		return new RegistryAvroSerializer<>(registry(REGISTRY_AVRO, settings), settings.isKey(), idSource(),
-				SubjectNameStrategy.TOPIC_NAME, WireFormat.DEFAULT_MAX_BYTES, RegistryClient.Builder.DEFAULT_CACHE_CAPACITY);
+				SubjectNameStrategy.TOPIC_NAME, settings.schemaId(), WireFormat.DEFAULT_MAX_BYTES,
+				RegistryClient.Builder.DEFAULT_CACHE_CAPACITY);
 	}
 
 	private Deserializer<?> registryAvroDeserializer(CodecSettings settings) {
@@ -115,8 +117,8 @@ final class BuiltInCodecs {
 		}
 		// Without a schema of its own, the serializer writes with the subject's latest version.
 		return new RegistryJsonSchemaSerializer<>(client, this.jsonMapper, settings.isKey(), schema,
-				(schema != null) ? idSource() : SchemaIdSource.LATEST_VERSION, SubjectNameStrategy.TOPIC_NAME, true,
-				WireFormat.DEFAULT_MAX_BYTES);
+				(schema != null) ? idSource() : SchemaIdSource.LATEST_VERSION, SubjectNameStrategy.TOPIC_NAME,
+				settings.schemaId(), true, WireFormat.DEFAULT_MAX_BYTES);
 	}
 
 	private Deserializer<?> jsonSchemaDeserializer(CodecSettings settings) {

@@ -1,6 +1,7 @@
 package dev.lockstep.autoconfigure;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
+import dev.lockstep.registry.SchemaIdFraming;
 
 /**
  * What the YAML says of one side of a topic's encoding, for a {@link LockstepCodec} to build
@@ -11,9 +12,10 @@ import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
  * @param isKey whether it encodes keys
  * @param type the value class ({@code type:}), or {@code null}
  * @param schema the schema location ({@code schema:}), or {@code null}
+ * @param schemaId where a registry codec's serializer names the schema
+ * ({@code schema-id:}): the prefix (the default) or a header
  */
-public record CodecSettings(String property, boolean isKey, Class<?> type, String schema) {
-
+public record CodecSettings(String property, boolean isKey, Class<?> type, String schema, SchemaIdFraming schemaId) {
 	/**
 	 * Refuse a schema location, for codecs that have no use for one.
 	 * @param codec the codec's name
@@ -25,6 +27,21 @@ public record CodecSettings(String property, boolean isKey, Class<?> type, Strin
 			throw new LockstepConfigurationException(this.property + ".schema", null,
 					"the " + codec + " codec writes with no schema file",
 					"Remove " + this.property + ".schema, or use a codec that takes one (registry-json-schema).");
+		}
+		return this;
+	}
+
+	/**
+	 * Refuse a schema id header, for codecs that name no schema.
+	 * @param codec the codec's name
+	 * @return these settings
+	 * @throws LockstepConfigurationException when {@code schema-id: header} is set
+	 */
+	public CodecSettings refuseSchemaIdHeader(String codec) {
+		if (this.schemaId == SchemaIdFraming.HEADER) {
+			throw new LockstepConfigurationException(this.property + ".schema-id", null,
+					"the " + codec + " codec names no schema, in a header or elsewhere",
+					"Remove " + this.property + ".schema-id, or use a registry codec.");
 		}
 		return this;
 	}

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import dev.lockstep.autoconfigure.observation.NewTraces;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.server.Compatibility;
 import dev.lockstep.worker.WorkerSettings;
 
@@ -346,6 +347,13 @@ public class LockstepProperties {
 		 */
 		private String schema;
 
+		/**
+		 * Where a registry codec's serializer names the schema: prefix (magic byte and id
+		 * before the payload) or header (the schema's GUID in __key_schema_id or
+		 * __value_schema_id, the payload bare). Readers read either.
+		 */
+		private SchemaIdFraming schemaId = SchemaIdFraming.PREFIX;
+
 		public String getCodec() {
 			return this.codec;
 		}
@@ -368,6 +376,14 @@ public class LockstepProperties {
 
 		public void setSchema(String schema) {
 			this.schema = schema;
+		}
+
+		public SchemaIdFraming getSchemaId() {
+			return this.schemaId;
+		}
+
+		public void setSchemaId(SchemaIdFraming schemaId) {
+			this.schemaId = schemaId;
 		}
 
 	}

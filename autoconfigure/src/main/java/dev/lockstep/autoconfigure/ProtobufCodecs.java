@@ -31,7 +31,7 @@ final class ProtobufCodecs {
 			schemaOf(generatedType(BuiltInCodecs.REGISTRY_PROTOBUF, settings), settings);
 		}
 		return new RegistryProtobufSerializer<>(client, settings.isKey(), idSource, SubjectNameStrategy.TOPIC_NAME,
-				WireFormat.DEFAULT_MAX_BYTES);
+				settings.schemaId(), WireFormat.DEFAULT_MAX_BYTES);
 	}
 
 	static Deserializer<?> registryDeserializer(RegistryClient client, CodecSettings settings) {

@@ -7,6 +7,7 @@ import java.util.Locale;
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.autoconfigure.protobuf.test.Order;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -192,6 +193,16 @@ class LockstepCodecsTests {
 		assertThatExceptionOfType(LockstepConfigurationException.class)
 			.isThrownBy(() -> new LockstepCodecs(null, false).serializer(codec, false, "p.value"))
 			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("p.value.schema"));
+	}
+
+	@Test
+	void aSchemaIdHeaderOnACodecThatNamesNoSchemaIsRefused() {
+		LockstepProperties.Codec codec = codec("string");
+		codec.setSchemaId(SchemaIdFraming.HEADER);
+		assertThatExceptionOfType(LockstepConfigurationException.class)
+			.isThrownBy(() -> new LockstepCodecs(null, false).serializer(codec, false, "p.output-value"))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("p.output-value.schema-id"))
+			.withMessageContaining("the string codec names no schema");
 	}
 
 	@Test

@@ -45,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (malformed JSON, an unknown id, a value its schema refuses) quarantined in the same
  * transactions; an id the registry does not know yet (a follower behind its leader)
  * retried, not quarantined; a value whose schema a header names by GUID read, its output
- * framed with the output's id and without the input's header.
+ * framed with the output's id and without the input's header; an output whose schema a
+ * header names by GUID when {@code schema-id: header} asks for it.
  */
 @ExtendWith(SharedKafkaBroker.class)
 class LockstepJsonSchemaIntegrationTests {
@@ -145,6 +146,35 @@ class LockstepJsonSchemaIntegrationTests {
 			assertThat(fromHeaderMode.headers().lastHeader("__value_schema_id")).isNull();
 			LockstepWorkers workers = context.getBean(LockstepWorkers.class);
 			assertThat(workers.worker("normalizer").state().status()).isEqualTo(WorkerStatus.RUNNING);
+		}
+	}
+
+	@Test
+	void writesTheOutputSchemaByGuidInAHeaderWhenAsked() throws Exception {
+		String schemaText = new String(getClass().getResourceAsStream("/json-order.schema.json").readAllBytes(),
+				StandardCharsets.UTF_8);
+		long input = registry.register(this.topics.input + "-value", "JSON", schemaText);
+		long output = registry.register(this.topics.output + "-value", "JSON", schemaText);
+		Map<String, Object> properties = properties();
+		properties.put("lockstep.workers.normalizer.output-value.schema-id", "header");
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.NONE)
+			.properties(properties)
+			.run(); KafkaProducer<String, byte[]> producer = this.topics.producer()) {
+			this.topics.send(producer, "order-1", json(input, "{\"id\":\"o-1\",\"status\":\"paid\",\"amount\":1}"));
+			ConsumerRecord<String, byte[]> written = this.topics.readCommitted(this.topics.output, 1).get(0);
+			UUID guid = registry.guid(output);
+			assertThat(written.headers().lastHeader("__value_schema_id").value()).isEqualTo(ByteBuffer.allocate(17)
+				.put((byte) 1)
+				.putLong(guid.getMostSignificantBits())
+				.putLong(guid.getLeastSignificantBits())
+				.array());
+			assertThat(new String(written.value(), StandardCharsets.UTF_8))
+				.isEqualTo("{\"id\":\"o-1\",\"status\":\"PAID\",\"amount\":1}");
+			JsonSchemaDeserializer<Order> reader = JsonSchemaDeserializer.of(RegistryClient.builder(registry.url())
+				.build(), Order.class, this.mapper);
+			assertThat(reader.deserialize(written.headers().lastHeader("__value_schema_id").value(), written.value()))
+				.isEqualTo(new Order("o-1", "PAID", new BigDecimal("1")));
 		}
 	}
 
