@@ -81,6 +81,8 @@ public final class RegistryClient {
 
 	private final BoundedCache<Long, UUID> guidsById;
 
+	private final BoundedCache<SchemaId, RegistrySchema> serializedTexts;
+
 	private final BoundedCache<SubjectSchema, Long> idsBySchema;
 
 	private final BoundedCache<SchemaReference, RegistrySchema> referenced;
@@ -108,6 +110,7 @@ public final class RegistryClient {
 		this.textsById = new BoundedCache<>(cacheCapacity);
 		this.textsByGuid = new BoundedCache<>(cacheCapacity);
 		this.guidsById = new BoundedCache<>(cacheCapacity);
+		this.serializedTexts = new BoundedCache<>(cacheCapacity);
 		this.idsBySchema = new BoundedCache<>(cacheCapacity);
 		this.referenced = new BoundedCache<>(cacheCapacity);
 		this.unknownIdAnswers = new BoundedCache<>(cacheCapacity);
@@ -241,6 +244,39 @@ public final class RegistryClient {
 		return coalesced(schemaId, () -> {
 			RegistrySchema schema = fetch("schema-by-guid", "/schemas/guids/" + schemaId.guid(), schemaId);
 			this.textsByGuid.put(schemaId.guid(), schema);
+			return schema;
+		});
+	}
+
+	/**
+	 * Fetch a schema by id or GUID as Confluent's {@code format=serialized} answers it (a
+	 * Protobuf schema as its base64 serialized file descriptor, which the registry's own
+	 * complete parser made of the text it stores), cached. A registry that does not know
+	 * the parameter answers with the schema as stored, which the Protobuf codecs read too;
+	 * one that refuses it (a client error other than "not found") is asked again without.
+	 * @param schemaId the id or GUID
+	 * @return the schema's type and text
+	 */
+	public RegistrySchema serializedSchema(SchemaId schemaId) {
+		RegistrySchema cached = this.serializedTexts.get(schemaId);
+		this.listener.cacheAccess("schemas", cached != null);
+		if (cached != null) {
+			return cached;
+		}
+		return coalesced(new Serialized(schemaId), () -> {
+			String path = schemaId.isGuid() ? "/schemas/guids/" + schemaId.guid() : "/schemas/ids/" + schemaId.id();
+			String operation = schemaId.isGuid() ? "schema-by-guid" : "schema-by-id";
+			RegistrySchema schema;
+			try {
+				schema = fetch(operation, path + "?format=serialized", schemaId);
+			}
+			catch (RegistryException ex) {
+				if (ex.statusCode() < 400 || ex.statusCode() >= 500 || ex.statusCode() == 404) {
+					throw ex;
+				}
+				schema = fetch(operation, path, schemaId);
+			}
+			this.serializedTexts.put(schemaId, schema);
 			return schema;
 		});
 	}
@@ -477,6 +513,7 @@ public final class RegistryClient {
 		this.textsById.clear();
 		this.textsByGuid.clear();
 		this.guidsById.clear();
+		this.serializedTexts.clear();
 		this.idsBySchema.clear();
 		this.referenced.clear();
 		this.unknownIdAnswers.clear();
@@ -602,6 +639,13 @@ public final class RegistryClient {
 	 * A subject and a schema: the key of the look-up cache.
 	 */
 	record SubjectSchema(String subject, RegistrySchema schema) {
+
+	}
+
+	/**
+	 * The key of a schema fetched in serialized form while it is in flight.
+	 */
+	private record Serialized(SchemaId schemaId) {
 
 	}
 

@@ -44,7 +44,9 @@ public final class WriterSchemas {
 	 * other registry failure (retry later)
 	 */
 	public static RegistrySchema schema(RegistryClient client, SchemaId id, String type) {
-		RegistrySchema written = fetch(client, id, client::schema);
+		// Protobuf as the registry's own parser serialized it, where the registry can.
+		RegistrySchema written = fetch(client, id,
+				type.equals(RegistrySchema.PROTOBUF) ? client::serializedSchema : client::schema);
 		if (!written.type().equals(type)) {
 			throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not " + type);
 		}

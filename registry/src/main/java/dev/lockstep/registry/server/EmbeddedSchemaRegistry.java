@@ -267,10 +267,10 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 				}
 			}
 			else if (method.equals("GET") && n == 4 && first.equals("schemas") && parts[2].equals("ids")) {
-				return schemaBody(this.json.createObjectNode(), this.store.schema(id(parts[3])));
+				return schemaBody(this.json.createObjectNode(), id(parts[3]), format(exchange));
 			}
 			else if (method.equals("GET") && n == 4 && first.equals("schemas") && parts[2].equals("guids")) {
-				return schemaBody(this.json.createObjectNode(), this.store.schema(this.store.id(guid(parts[3]))));
+				return schemaBody(this.json.createObjectNode(), this.store.id(guid(parts[3])), format(exchange));
 			}
 			else if (method.equals("GET") && n == 2 && first.equals("subjects")) {
 				ArrayNode subjects = this.json.createArrayNode();
@@ -280,7 +280,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 			else if (first.equals("subjects") && n >= 3) {
 				String subject = decode(parts[2]);
 				if (method.equals("POST") && n == 3) {
-					return versionBody(subject, this.store.lookup(subject, schema(body)));
+					return versionBody(subject, this.store.lookup(subject, schema(body)), null);
 				}
 				if (method.equals("POST") && n == 4 && parts[3].equals("versions")) {
 					long id = this.store.register(subject, schema(body));
@@ -294,7 +294,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 					return versions;
 				}
 				if (method.equals("GET") && n == 5 && parts[3].equals("versions")) {
-					return versionBody(subject, this.store.version(subject, parts[4]));
+					return versionBody(subject, this.store.version(subject, parts[4]), format(exchange));
 				}
 			}
 			return null;
@@ -306,15 +306,29 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		return query != null && query.contains("defaultToGlobal=true");
 	}
 
-	private ObjectNode versionBody(String subject, Version version) {
+	private ObjectNode versionBody(String subject, Version version, String format) {
 		return schemaBody(this.json.createObjectNode()
 			.put("subject", subject)
 			.put("version", version.version())
-			.put("id", version.id()), this.store.schema(version.id()));
+			.put("id", version.id()), version.id(), format);
 	}
 
-	private static ObjectNode schemaBody(ObjectNode body, RegistrySchema stored) {
-		return SchemaJson.write(stored, body).put("guid", SchemaStore.guid(stored).toString());
+	// The schema as the request's format asks for it; its GUID is the stored schema's.
+	private ObjectNode schemaBody(ObjectNode body, long id, String format) {
+		return SchemaJson.write(this.store.schema(id, format), body)
+			.put("guid", SchemaStore.guid(this.store.schema(id)).toString());
+	}
+
+	private static String format(HttpExchange exchange) {
+		String query = exchange.getRequestURI().getQuery();
+		if (query != null) {
+			for (String parameter : query.split("&")) {
+				if (parameter.startsWith("format=")) {
+					return parameter.substring("format=".length());
+				}
+			}
+		}
+		return null;
 	}
 
 

@@ -23,6 +23,16 @@ final class ProtobufRules {
 		return ProtobufSchema.parse(text, references).file();
 	}
 
+	// A schema as Confluent's format=serialized answers it: its file's descriptor, base64.
+	static String serialized(String text, Map<String, String> references) {
+		return ProtobufSchema.parse(text, references).serializedRegistrySchema(List.of()).text();
+	}
+
+	// The text Lockstep prints of a schema's linked file: equal for equal meaning, however written.
+	static String canonical(String text, Map<String, String> references) {
+		return ProtobufSchema.of(ProtobufSchema.parse(text, references).file()).text();
+	}
+
 	static List<String> problems(Object reader, Object writer) {
 		List<String> problems = new ArrayList<>();
 		for (Descriptor written : messages(((FileDescriptor) writer).getMessageTypes(), new ArrayList<>())) {

@@ -103,6 +103,26 @@ final class SchemaStore {
 	}
 
 	/**
+	 * Return a schema as a request asks for it: as stored, or with {@code format=serialized}
+	 * a Protobuf schema's text as its base64 serialized file descriptor.
+	 */
+	RegistrySchema schema(long id, String format) {
+		RegistrySchema stored = schema(id);
+		if (!"serialized".equals(format) || !stored.type().equals(RegistrySchema.PROTOBUF)) {
+			return stored;
+		}
+		Map<String, String> references;
+		try {
+			references = resolve(stored.references());
+		}
+		catch (Refusal ex) {
+			return stored;
+		}
+		return new RegistrySchema(stored.type(), SchemaRules.serialized(stored, references), stored.references(),
+				stored.metadata(), stored.ruleSet());
+	}
+
+	/**
 	 * Return the id of the schema of a GUID.
 	 */
 	long id(UUID guid) {
@@ -339,7 +359,7 @@ final class SchemaStore {
 
 	// A request without a data contract matches a version with any, as Confluent's registry
 	// matches it; a request with one matches only a version of the same.
-	private static boolean matches(RegistrySchema stored, RegistrySchema requested) {
+	private boolean matches(RegistrySchema stored, RegistrySchema requested) {
 		return same(stored, requested)
 				&& (requested.metadata() == null || requested.metadata().equals(stored.metadata()))
 				&& (requested.ruleSet() == null || requested.ruleSet().equals(stored.ruleSet()));
@@ -356,8 +376,22 @@ final class SchemaStore {
 				latest.ruleSet());
 	}
 
-	private static boolean same(RegistrySchema a, RegistrySchema b) {
-		return a.references().equals(b.references()) && SchemaRules.same(a, b);
+	private boolean same(RegistrySchema a, RegistrySchema b) {
+		if (!a.references().equals(b.references()) || !a.type().equals(b.type())) {
+			return false;
+		}
+		if (a.text().equals(b.text())) {
+			return true;
+		}
+		Map<String, String> references;
+		try {
+			references = resolve(a.references());
+		}
+		catch (Refusal ex) {
+			// Broken references (kept by an unvalidated registry): only equal texts are the same.
+			return false;
+		}
+		return SchemaRules.same(a, b, references);
 	}
 
 	private void save() {

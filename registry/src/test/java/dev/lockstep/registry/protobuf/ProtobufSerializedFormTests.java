@@ -1,0 +1,108 @@
+package dev.lockstep.registry.protobuf;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Base64;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.RegistrySchema;
+import dev.lockstep.registry.SchemaId;
+import dev.lockstep.registry.WireFormat;
+import dev.lockstep.registry.protobuf.test.Order;
+import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
+import dev.lockstep.test.registry.TestSchemaRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Protobuf schemas in both of the registry's encodings: the embedded registry takes a
+ * schema as {@code .proto} text or as a base64 serialized descriptor as one schema (by its
+ * meaning, not its text) and serves {@code format=serialized}; Lockstep's readers ask for
+ * that format and fall back when a registry refuses it.
+ */
+class ProtobufSerializedFormTests {
+
+	private static final ObjectMapper JSON = new ObjectMapper();
+
+	private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+	private final String text = ProtobufSchema.of(Order.getDescriptor()).text();
+
+	// As Confluent's clients register it: protoc's descriptor of the file.
+	private final String serialized = Base64.getEncoder()
+		.encodeToString(Order.getDescriptor().getFile().toProto().toByteArray());
+
+	@Test
+	void theEmbeddedRegistryTakesTextAndDescriptorOfOneFileAsOneSchema() {
+		try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.builder().start()) {
+			long id = registry.register("orders-value", new RegistrySchema(RegistrySchema.PROTOBUF, this.text));
+			assertThat(registry.register("orders-value", new RegistrySchema(RegistrySchema.PROTOBUF, this.serialized)))
+				.isEqualTo(id);
+			RegistryClient client = RegistryClient.builder(registry.url()).build();
+			assertThat(client.lookup("orders-value", new RegistrySchema(RegistrySchema.PROTOBUF, this.serialized)))
+				.isEqualTo(id);
+			String renamed = this.text.replace("string customer = 2;", "string buyer = 2;");
+			assertThat(renamed).isNotEqualTo(this.text);
+			assertThat(registry.register("orders-value", new RegistrySchema(RegistrySchema.PROTOBUF, renamed)))
+				.isNotEqualTo(id);
+		}
+	}
+
+	@Test
+	void theEmbeddedRegistryServesAProtobufSchemaAsItsSerializedDescriptorWhenAsked() throws Exception {
+		try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.builder().start()) {
+			long id = registry.register("orders-value", new RegistrySchema(RegistrySchema.PROTOBUF, this.text));
+			long avro = registry.register("other-value", new RegistrySchema(RegistrySchema.AVRO, "\"string\""));
+			JsonNode asSerialized = get(registry, "/schemas/ids/" + id + "?format=serialized");
+			FileDescriptorProto file = FileDescriptorProto
+				.parseFrom(Base64.getDecoder().decode(asSerialized.path("schema").asText()));
+			assertThat(file.getMessageTypeList()).extracting((type) -> type.getName()).contains("Envelope", "Order");
+			assertThat(asSerialized.path("guid").asText()).isEqualTo(registry.guid(id).toString());
+			assertThat(get(registry, "/subjects/orders-value/versions/1?format=serialized").path("schema").asText())
+				.isEqualTo(asSerialized.path("schema").asText());
+			assertThat(get(registry, "/schemas/ids/" + id).path("schema").asText()).isEqualTo(this.text);
+			assertThat(get(registry, "/schemas/ids/" + avro + "?format=serialized").path("schema").asText())
+				.isEqualTo("\"string\"");
+		}
+	}
+
+	@Test
+	void readersAskForTheSerializedFormAndFallBackWhenARegistryRefusesIt() throws Exception {
+		try (TestSchemaRegistry registry = TestSchemaRegistry.start()) {
+			long id = registry.register("orders-value", "PROTOBUF", this.text);
+			RegistryClient client = RegistryClient.builder(registry.url()).build();
+			byte[] message = ProtobufSerializer.of(client, "orders-value", Order.getDescriptor())
+				.serialize(Order.newBuilder().setOrderId("o-1").build());
+			ProtobufDeserializer<Order> reader = ProtobufDeserializer.specific(client, Order.getDefaultInstance(),
+					WireFormat.DEFAULT_MAX_BYTES, 8);
+			assertThat(reader.deserialize(message).getOrderId()).isEqualTo("o-1");
+			assertThat(registry.lastRequestQuery()).isEqualTo("format=serialized");
+			// The registry's own descriptor of the text it stores.
+			assertThat(FileDescriptorProto.parseFrom(Base64.getDecoder()
+				.decode(client.serializedSchema(SchemaId.of(id)).text())).getMessageTypeList())
+				.extracting((type) -> type.getName())
+				.contains("Envelope", "Order");
+			client.clearCaches();
+			registry.failNext(1, 400, 40001);
+			assertThat(ProtobufDeserializer.specific(client, Order.getDefaultInstance(), WireFormat.DEFAULT_MAX_BYTES, 8)
+				.deserialize(message)
+				.getOrderId()).isEqualTo("o-1");
+			assertThat(registry.lastRequestQuery()).isNull();
+			assertThat(client.serializedSchema(SchemaId.of(id)).text()).isEqualTo(this.text);
+		}
+	}
+
+	private static JsonNode get(EmbeddedSchemaRegistry registry, String path) throws Exception {
+		HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(registry.url() + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		return JSON.readTree(response.body());
+	}
+
+}
