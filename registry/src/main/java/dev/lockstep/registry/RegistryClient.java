@@ -250,10 +250,9 @@ public final class RegistryClient {
 
 	/**
 	 * Fetch a schema by id or GUID as Confluent's {@code format=serialized} answers it (a
-	 * Protobuf schema as its base64 serialized file descriptor, which the registry's own
-	 * complete parser made of the text it stores), cached. A registry that does not know
-	 * the parameter answers with the schema as stored, which the Protobuf codecs read too;
-	 * one that refuses it (a client error other than "not found") is asked again without.
+	 * Protobuf schema as its base64 serialized file descriptor, made by the registry's own
+	 * parser of the text it stores), cached. A registry that does not know the parameter
+	 * answers with the schema as stored.
 	 * @param schemaId the id or GUID
 	 * @return the schema's type and text
 	 */
@@ -264,18 +263,9 @@ public final class RegistryClient {
 			return cached;
 		}
 		return coalesced(new Serialized(schemaId), () -> {
-			String path = schemaId.isGuid() ? "/schemas/guids/" + schemaId.guid() : "/schemas/ids/" + schemaId.id();
-			String operation = schemaId.isGuid() ? "schema-by-guid" : "schema-by-id";
-			RegistrySchema schema;
-			try {
-				schema = fetch(operation, path + "?format=serialized", schemaId);
-			}
-			catch (RegistryException ex) {
-				if (ex.statusCode() < 400 || ex.statusCode() >= 500 || ex.statusCode() == 404) {
-					throw ex;
-				}
-				schema = fetch(operation, path, schemaId);
-			}
+			RegistrySchema schema = schemaId.isGuid()
+					? fetch("schema-by-guid", "/schemas/guids/" + schemaId.guid() + "?format=serialized", schemaId)
+					: fetch("schema-by-id", "/schemas/ids/" + schemaId.id() + "?format=serialized", schemaId);
 			this.serializedTexts.put(schemaId, schema);
 			return schema;
 		});

@@ -44,9 +44,7 @@ public final class WriterSchemas {
 	 * other registry failure (retry later)
 	 */
 	public static RegistrySchema schema(RegistryClient client, SchemaId id, String type) {
-		// Protobuf as the registry's own parser serialized it, where the registry can.
-		RegistrySchema written = fetch(client, id,
-				type.equals(RegistrySchema.PROTOBUF) ? client::serializedSchema : client::schema);
+		RegistrySchema written = fetch(client, id, client::schema);
 		if (!written.type().equals(type)) {
 			throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not " + type);
 		}

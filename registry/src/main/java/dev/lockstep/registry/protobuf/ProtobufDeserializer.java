@@ -148,6 +148,24 @@ public final class ProtobufDeserializer<T extends Message> {
 		this.schemas.clear();
 	}
 
+	// A text the .proto parser here cannot read, as the registry's own parser serialized it
+	// (format=serialized, Confluent 5.5+): asked for only then, so that an outage costs no
+	// second request. A registry that cannot serialize it answers the same text.
+	private ProtobufSchema serializedByTheRegistry(SchemaId id, RegistrySchema written, Map<String, String> imports,
+			Throwable unreadable) {
+		RegistrySchema serialized = WriterSchemas.fetch(this.client, id, this.client::serializedSchema);
+		if (serialized.text().equals(written.text())) {
+			throw new InvalidDataException("Writer schema " + id + ": " + unreadable.getMessage(), unreadable);
+		}
+		try {
+			return ProtobufSchema.parse(serialized.text(), imports);
+		}
+		catch (IllegalArgumentException | StackOverflowError ex) {
+			throw new InvalidDataException("Writer schema " + id + ": " + unreadable.getMessage()
+					+ "; as the registry serialized it: " + ex.getMessage(), ex);
+		}
+	}
+
 	private ProtobufSchema writerSchema(SchemaId id) {
 		ProtobufSchema schema = this.schemas.get(id);
 		if (schema == null) {
@@ -157,7 +175,7 @@ public final class ProtobufDeserializer<T extends Message> {
 				schema = ProtobufSchema.parse(written.text(), imports);
 			}
 			catch (IllegalArgumentException | StackOverflowError ex) {
-				throw new InvalidDataException("Writer schema " + id + ": " + ex.getMessage(), ex);
+				schema = serializedByTheRegistry(id, written, imports, ex);
 			}
 			this.schemas.put(id, schema);
 		}
