@@ -43,7 +43,10 @@ final class SchemaIdHeaders {
 			}
 			return framed;
 		}
-		headers.remove(name);
+		// Only when there: the headers of a record sent before are read-only.
+		if (headers.lastHeader(name) != null) {
+			headers.remove(name);
+		}
 		if (framing == SchemaIdFraming.PREFIX || framed == null) {
 			return framed;
 		}
