@@ -177,6 +177,10 @@ class SchemaIdHeaderTests {
 			order.put("cents", 1L);
 			byte[] framed = serializer.serialize("orders", headers, order);
 			assertThat(WireFormat.unframe(framed, 100).schemaId()).isEqualTo(id);
+			// A record sent before has read-only headers, without a schema id header.
+			RecordHeaders sentBefore = new RecordHeaders();
+			sentBefore.setReadOnly();
+			assertThat(serializer.serialize("orders", sentBefore, order)).isEqualTo(framed);
 		}
 		assertThat(headers.lastHeader("__value_schema_id")).isNull();
 		assertThat(headers.lastHeader("__key_schema_id").value()).containsExactly(0, 0, 0, 0, 9);
