@@ -9,6 +9,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.lockstep.registry.SchemaIdFraming;
+import dev.lockstep.registry.SchemaIdSource;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -127,16 +128,32 @@ class RegistrySerdeConfigTests {
 		logger.addAppender(appender);
 		try {
 			Map<String, Object> configs = base();
-			configs.put("latest.cache.size", 1000);
+			List<String> harmless = List.of("latest.cache.size", "latest.compatibility.strict", "latest.cache.ttl.sec",
+					"max.schemas.per.subject", "skip.known.types");
+			harmless.forEach((key) -> configs.put(key, "1"));
 			RegistrySerdeConfig.of(configs, false).createClient();
 			RegistrySerdeConfig.of(configs, true).createClient();
-			assertThat(appender.list).filteredOn((event) -> event.getFormattedMessage().contains("latest.cache.size"))
-				.singleElement()
-				.satisfies((event) -> assertThat(event.getLevel()).isEqualTo(Level.WARN));
+			for (String key : harmless) {
+				assertThat(appender.list).as(key)
+					.filteredOn((event) -> event.getFormattedMessage().contains("'" + key + "'"))
+					.singleElement()
+					.satisfies((event) -> assertThat(event.getLevel()).isEqualTo(Level.WARN));
+			}
 		}
 		finally {
 			logger.detachAppender(appender);
 		}
+	}
+
+	@Test
+	void schemasAreLookedUpUnlessAutoRegisterOrTheLatestVersionIsAskedFor() {
+		assertThat(RegistrySerdeConfig.of(base(), false).schemaIdSource()).isEqualTo(SchemaIdSource.LOOKUP);
+		Map<String, Object> register = base();
+		register.put("auto.register.schemas", "true");
+		assertThat(RegistrySerdeConfig.of(register, false).schemaIdSource()).isEqualTo(SchemaIdSource.AUTO_REGISTER);
+		Map<String, Object> latest = base();
+		latest.put("use.latest.version", true);
+		assertThat(RegistrySerdeConfig.of(latest, false).schemaIdSource()).isEqualTo(SchemaIdSource.LATEST_VERSION);
 	}
 
 	@Test
