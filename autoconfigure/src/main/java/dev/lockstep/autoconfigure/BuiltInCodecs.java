@@ -89,17 +89,23 @@ final class BuiltInCodecs {
 	private Serializer<?> registryAvroSerializer(CodecSettings settings) {
 		settings.refuseSchema(REGISTRY_AVRO);
 		return new RegistryAvroSerializer<>(registry(REGISTRY_AVRO, settings), settings.isKey(), idSource(),
-				SubjectNameStrategy.TOPIC_NAME, settings.schemaId(), WireFormat.DEFAULT_MAX_BYTES,
+				settings.subjectNameStrategy(), settings.schemaId(), WireFormat.DEFAULT_MAX_BYTES,
 				RegistryClient.Builder.DEFAULT_CACHE_CAPACITY);
 	}
 
 	private Deserializer<?> registryAvroDeserializer(CodecSettings settings) {
 		settings.refuseSchema(REGISTRY_AVRO);
 		RegistryClient client = registry(REGISTRY_AVRO, settings);
-		AvroDeserializer<?> deserializer = (settings.type() != null)
-				? AvroDeserializer.specific(client, recordType(REGISTRY_AVRO, settings), WireFormat.DEFAULT_MAX_BYTES,
+		// SpecificRecord itself: each record into the generated class its writer schema names
+		// (a topic of several event types).
+		AvroDeserializer<?> deserializer = (settings.type() == SpecificRecord.class)
+				? AvroDeserializer.specificByWriterName(client, getClass().getClassLoader(), WireFormat.DEFAULT_MAX_BYTES,
 						AvroDeserializer.DEFAULT_CACHE_CAPACITY)
-				: AvroDeserializer.generic(client, WireFormat.DEFAULT_MAX_BYTES, AvroDeserializer.DEFAULT_CACHE_CAPACITY);
+				: (settings.type() != null)
+						? AvroDeserializer.specific(client, recordType(REGISTRY_AVRO, settings),
+								WireFormat.DEFAULT_MAX_BYTES, AvroDeserializer.DEFAULT_CACHE_CAPACITY)
+						: AvroDeserializer.generic(client, WireFormat.DEFAULT_MAX_BYTES,
+								AvroDeserializer.DEFAULT_CACHE_CAPACITY);
 		return new SchemaIdHeaderDeserializer<>(deserializer::deserialize, settings.isKey());
 	}
 
@@ -117,7 +123,7 @@ final class BuiltInCodecs {
 		}
 		// Without a schema of its own, the serializer writes with the subject's latest version.
 		return new RegistryJsonSchemaSerializer<>(client, this.jsonMapper, settings.isKey(), schema,
-				(schema != null) ? idSource() : SchemaIdSource.LATEST_VERSION, SubjectNameStrategy.TOPIC_NAME,
+				(schema != null) ? idSource() : SchemaIdSource.LATEST_VERSION, settings.subjectNameStrategy(),
 				settings.schemaId(), true, WireFormat.DEFAULT_MAX_BYTES);
 	}
 

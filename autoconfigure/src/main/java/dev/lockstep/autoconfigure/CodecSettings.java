@@ -2,6 +2,7 @@ package dev.lockstep.autoconfigure;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.registry.SchemaIdFraming;
+import dev.lockstep.registry.kafka.SubjectNameStrategy;
 
 /**
  * What the YAML says of one side of a topic's encoding, for a {@link LockstepCodec} to build
@@ -14,8 +15,11 @@ import dev.lockstep.registry.SchemaIdFraming;
  * @param schema the schema location ({@code schema:}), or {@code null}
  * @param schemaId where a registry codec's serializer names the schema
  * ({@code schema-id:}): the prefix (the default) or a header
+ * @param subjectNameStrategy the subject a registry codec's serializer writes under
+ * ({@code subject-name-strategy:}), by default the topic's
  */
-public record CodecSettings(String property, boolean isKey, Class<?> type, String schema, SchemaIdFraming schemaId) {
+public record CodecSettings(String property, boolean isKey, Class<?> type, String schema, SchemaIdFraming schemaId,
+		SubjectNameStrategy subjectNameStrategy) {
 	/**
 	 * Refuse a schema location, for codecs that have no use for one.
 	 * @param codec the codec's name

@@ -97,7 +97,8 @@ public final class LockstepCodecs {
 	}
 
 	private static CodecSettings settings(LockstepProperties.Codec codec, boolean isKey, String property) {
-		return new CodecSettings(property, isKey, codec.getType(), codec.getSchema(), codec.getSchemaId());
+		return new CodecSettings(property, isKey, codec.getType(), codec.getSchema(), codec.getSchemaId(),
+				codec.getSubjectNameStrategy());
 	}
 
 	/**

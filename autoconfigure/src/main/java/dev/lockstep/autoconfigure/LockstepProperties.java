@@ -12,6 +12,7 @@ import java.util.Set;
 import dev.lockstep.autoconfigure.observation.NewTraces;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.SchemaIdFraming;
+import dev.lockstep.registry.kafka.SubjectNameStrategy;
 import dev.lockstep.registry.server.Compatibility;
 import dev.lockstep.worker.WorkerSettings;
 
@@ -335,7 +336,8 @@ public class LockstepProperties {
 
 		/**
 		 * Generated Avro record class, for raw-avro (required) and registry-avro (reader type;
-		 * generic records when absent); generated Protobuf message class, for protobuf
+		 * generic records when absent; org.apache.avro.specific.SpecificRecord itself: the
+		 * generated class each record's writer schema names); generated Protobuf message class, for protobuf
 		 * (required) and registry-protobuf (reader type; DynamicMessage when absent); for json
 		 * and registry-json-schema, the class JSON maps to (JsonNode when absent).
 		 */
@@ -353,6 +355,13 @@ public class LockstepProperties {
 		 * __value_schema_id, the payload bare). Readers read either.
 		 */
 		private SchemaIdFraming schemaId = SchemaIdFraming.PREFIX;
+
+		/**
+		 * Subject a registry codec's serializer writes under: topic-name (the topic, then
+		 * -key or -value), record-name (the record's full name, so that a topic carries
+		 * several event types) or topic-record-name.
+		 */
+		private SubjectNameStrategy subjectNameStrategy = SubjectNameStrategy.TOPIC_NAME;
 
 		public String getCodec() {
 			return this.codec;
@@ -384,6 +393,14 @@ public class LockstepProperties {
 
 		public void setSchemaId(SchemaIdFraming schemaId) {
 			this.schemaId = schemaId;
+		}
+
+		public SubjectNameStrategy getSubjectNameStrategy() {
+			return this.subjectNameStrategy;
+		}
+
+		public void setSubjectNameStrategy(SubjectNameStrategy subjectNameStrategy) {
+			this.subjectNameStrategy = subjectNameStrategy;
 		}
 
 	}

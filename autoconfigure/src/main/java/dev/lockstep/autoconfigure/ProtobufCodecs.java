@@ -10,7 +10,6 @@ import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.kafka.RawProtobufDeserializer;
 import dev.lockstep.registry.kafka.RawProtobufSerializer;
 import dev.lockstep.registry.kafka.RegistryProtobufSerializer;
-import dev.lockstep.registry.kafka.SubjectNameStrategy;
 import dev.lockstep.registry.protobuf.ProtobufDeserializer;
 import dev.lockstep.registry.protobuf.ProtobufSchema;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -30,7 +29,7 @@ final class ProtobufCodecs {
 			// Checked at start-up: a type whose file cannot be a registry schema fails here.
 			schemaOf(generatedType(BuiltInCodecs.REGISTRY_PROTOBUF, settings), settings);
 		}
-		return new RegistryProtobufSerializer<>(client, settings.isKey(), idSource, SubjectNameStrategy.TOPIC_NAME,
+		return new RegistryProtobufSerializer<>(client, settings.isKey(), idSource, settings.subjectNameStrategy(),
 				settings.schemaId(), WireFormat.DEFAULT_MAX_BYTES);
 	}
 

@@ -13,6 +13,7 @@ import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.autoconfigure.validation.TransportSecurity;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
+import dev.lockstep.registry.kafka.SubjectNameStrategy;
 import dev.lockstep.worker.AsyncRecordProcessor;
 import dev.lockstep.worker.AsyncValueTransformer;
 import dev.lockstep.worker.InstanceIdentity;
@@ -167,11 +168,14 @@ class WorkerFactory {
 		boolean usesRegistry = Stream.of(worker.getKey(), worker.getValue(), outputKey, outputValue)
 			.anyMatch(this.codecs::usesRegistry);
 		if (this.registry != null && worker.getDestination() != null) {
+			// The topic's subjects; a record's (record-name strategies) is checked at its first record.
 			OutputContractCheck contracts = new OutputContractCheck(this.registry);
-			if (this.codecs.usesRegistry(outputKey)) {
+			if (this.codecs.usesRegistry(outputKey)
+					&& outputKey.getSubjectNameStrategy() == SubjectNameStrategy.TOPIC_NAME) {
 				contracts.check(prefix + ".output-key", worker.getDestination() + "-key");
 			}
-			if (this.codecs.usesRegistry(outputValue)) {
+			if (this.codecs.usesRegistry(outputValue)
+					&& outputValue.getSubjectNameStrategy() == SubjectNameStrategy.TOPIC_NAME) {
 				contracts.check(prefix + ".output-value", worker.getDestination() + "-value");
 			}
 		}
