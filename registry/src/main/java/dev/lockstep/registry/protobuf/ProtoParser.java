@@ -326,7 +326,32 @@ final class ProtoParser {
 		if (token.kind() == Kind.STRING || token.kind() == Kind.SYMBOL) {
 			throw error("Bad default value '" + token.text() + "'");
 		}
-		return sign + token.text();
+		if (!field.hasType()) {
+			// A named type, resolved later: an enum's value name.
+			return sign + token.text();
+		}
+		try {
+			// As protoc writes a default into the descriptor, so that one file reads as one schema.
+			return switch (field.getType()) {
+				case TYPE_DOUBLE -> ProtocDefaults.doubleText(Double.parseDouble(sign + number(token.text())));
+				case TYPE_FLOAT -> ProtocDefaults.floatText(Float.parseFloat(sign + number(token.text())));
+				case TYPE_INT32, TYPE_INT64, TYPE_UINT32, TYPE_UINT64, TYPE_SINT32, TYPE_SINT64, TYPE_FIXED32,
+						TYPE_FIXED64, TYPE_SFIXED32, TYPE_SFIXED64 -> ProtocDefaults.integerText(sign, token.text());
+				default -> sign + token.text();
+			};
+		}
+		catch (NumberFormatException ex) {
+			throw error("Bad default value '" + sign + token.text() + "'");
+		}
+	}
+
+	// protoc's spellings of a float's special values, as Java parses them.
+	private static String number(String text) {
+		return switch (text) {
+			case "inf" -> "Infinity";
+			case "nan" -> "NaN";
+			default -> text;
+		};
 	}
 
 	private EnumDescriptorProto enumeration() {
