@@ -1,6 +1,5 @@
 package dev.lockstep.registry;
 
-import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -74,6 +73,20 @@ public final class WireFormat {
 	public record Envelope(SchemaId schemaId, byte[] header, int headerRest, byte[] message, int offset,
 			int length) {
 
+		/**
+		 * Refuse a schema id header with bytes after the id, for formats that put nothing
+		 * there (only Protobuf's message indexes follow an id).
+		 * @return this envelope
+		 * @throws InvalidDataException when the header has more bytes
+		 */
+		public Envelope requireNothingAfterTheId() {
+			if (this.header != null && this.headerRest != this.header.length) {
+				throw new InvalidDataException("Schema id header has " + (this.header.length - this.headerRest)
+						+ " bytes after the schema's id; only Protobuf message indexes may follow it");
+			}
+			return this;
+		}
+
 	}
 
 	/**
@@ -128,9 +141,16 @@ public final class WireFormat {
 			throw new InvalidDataException(what + " of " + bytes.length + " bytes is shorter than the " + needed
 					+ "-byte " + ((bytes[0] == MAGIC_BYTE) ? "schema id" : "schema GUID"));
 		}
-		ByteBuffer buffer = ByteBuffer.wrap(bytes, 1, needed - 1);
-		return (bytes[0] == MAGIC_BYTE) ? SchemaId.of(buffer.getInt() & 0xFFFF_FFFFL)
-				: SchemaId.of(new UUID(buffer.getLong(), buffer.getLong()));
+		return (bytes[0] == MAGIC_BYTE) ? SchemaId.of(bigEndian(bytes, 1, 4))
+				: SchemaId.of(new UUID(bigEndian(bytes, 1, 8), bigEndian(bytes, 9, 8)));
+	}
+
+	private static long bigEndian(byte[] bytes, int offset, int length) {
+		long value = 0;
+		for (int i = offset; i < offset + length; i++) {
+			value = (value << 8) | (bytes[i] & 0xFFL);
+		}
+		return value;
 	}
 
 	private static int idLength(SchemaId id) {

@@ -148,6 +148,37 @@ class SchemaIdHeaderTests {
 	}
 
 	@Test
+	void headerModeWritesKeysTooAndARecordSentAgainKeepsItsHeader() throws Exception {
+		long id = Format.AVRO.register(this.registry);
+		this.registry.register("orders-key", new RegistrySchema(RegistrySchema.AVRO, AVRO_ORDER));
+		RecordHeaders headers = new RecordHeaders();
+		byte[] payload;
+		try (Serializer<Object> serializer = Format.AVRO.serializer()) {
+			serializer.configure(Map.of("schema.registry.url", this.registry.url(), "use.latest.version", true,
+					"key.schema.id.serializer", "HeaderSchemaIdSerializer"), true);
+			payload = serializer.serialize("orders", headers, Format.AVRO.value());
+			// KafkaProducer makes a sent record's headers read-only; sending it again is fine.
+			headers.setReadOnly();
+			assertThat(serializer.serialize("orders", headers, Format.AVRO.value())).isEqualTo(payload);
+		}
+		assertThat(payload).isEqualTo(Format.AVRO.datum());
+		assertThat(headers.lastHeader("__key_schema_id").value()).isEqualTo(guidBytes(guid(id)));
+		assertThat(headers.lastHeader("__value_schema_id")).isNull();
+		assertThat(Format.AVRO.kafkaKeys(this.registry.url()).deserialize("orders", headers, payload))
+			.hasToString(Format.AVRO.expected());
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = Format.class, names = { "AVRO", "JSON_SCHEMA" })
+	void bytesAfterTheIdInTheHeaderAreInvalidDataWhereNoIndexesBelong(Format format) throws Exception {
+		long id = format.register(this.registry);
+		byte[] header = concat(guidBytes(guid(id)), ORDER_INDEXES);
+		assertThatExceptionOfType(InvalidDataException.class)
+			.isThrownBy(() -> format.read(client(), header, format.datum()))
+			.withMessageContaining("2 bytes after the schema's id");
+	}
+
+	@Test
 	void headerModeNeedsARegistryThatNamesSchemasByGuid() throws Exception {
 		TestSchemaRegistry withoutGuids = TestSchemaRegistry.start();
 		try (withoutGuids; RegistryAvroSerializer<Object> serializer = new RegistryAvroSerializer<>()) {

@@ -141,7 +141,8 @@ public final class AvroDeserializer<T> {
 		if (message == null) {
 			return null;
 		}
-		WireFormat.Envelope envelope = WireFormat.open(schemaIdHeader, message, this.maxBytes);
+		WireFormat.Envelope envelope = WireFormat.open(schemaIdHeader, message, this.maxBytes)
+			.requireNothingAfterTheId();
 		DatumReader<T> reader = this.readers.get(envelope.schemaId());
 		if (reader == null) {
 			reader = this.readerFactory.apply(envelope.schemaId());

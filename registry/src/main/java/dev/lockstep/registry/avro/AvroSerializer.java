@@ -57,6 +57,9 @@ public final class AvroSerializer<T> {
 	 * @param type the generated record class
 	 * @return the serializer
 	 * @throws RegistryException when the schema is not registered or the registry fails
+	 * @throws org.apache.kafka.common.errors.SerializationException caused by a
+	 * {@link dev.lockstep.registry.DataContractException} when the schema carries a data-contract
+	 * rule to run on write
 	 */
 	public static <T extends SpecificRecord> AvroSerializer<T> specific(RegistryClient client, String subject,
 			Class<T> type) {

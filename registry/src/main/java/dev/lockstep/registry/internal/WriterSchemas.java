@@ -3,6 +3,7 @@ package dev.lockstep.registry.internal;
 import java.util.Map;
 import java.util.function.Function;
 
+import dev.lockstep.registry.DataContractException;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
@@ -48,10 +49,13 @@ public final class WriterSchemas {
 		if (!written.type().equals(type)) {
 			throw new InvalidDataException("Schema id " + id + " is a " + written.type() + " schema, not " + type);
 		}
-		return fetch(client, id, (ignored) -> {
+		try {
 			DataContracts.check(written, DataContracts.Direction.READ, client.ignoredRules());
-			return written;
-		});
+		}
+		catch (DataContractException ex) {
+			throw new InvalidDataException("Writer schema " + id + ": " + ex.getMessage(), ex);
+		}
+		return written;
 	}
 
 	/**

@@ -110,7 +110,8 @@ public final class JsonSchemaDeserializer<T> {
 		if (message == null) {
 			return null;
 		}
-		WireFormat.Envelope frame = WireFormat.open(schemaIdHeader, message, this.maxBytes);
+		WireFormat.Envelope frame = WireFormat.open(schemaIdHeader, message, this.maxBytes)
+			.requireNothingAfterTheId();
 		JsonSchema schema = writerSchema(frame.schemaId());
 		JsonNode tree;
 		try {

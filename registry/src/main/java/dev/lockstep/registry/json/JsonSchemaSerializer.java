@@ -60,6 +60,9 @@ public final class JsonSchemaSerializer<T> {
 	 * @param mapper how values become JSON
 	 * @return the serializer
 	 * @throws RegistryException when the schema is not registered or the registry fails
+	 * @throws org.apache.kafka.common.errors.SerializationException caused by a
+	 * {@link dev.lockstep.registry.DataContractException} when the schema carries a data-contract
+	 * rule to run on write
 	 */
 	public static <T> JsonSchemaSerializer<T> of(RegistryClient client, String subject, JsonSchema schema,
 			ObjectMapper mapper) {
@@ -80,6 +83,9 @@ public final class JsonSchemaSerializer<T> {
 	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
 	 * @return the serializer
 	 * @throws RegistryException when the registry fails or does not have the schema
+	 * @throws org.apache.kafka.common.errors.SerializationException caused by a
+	 * {@link dev.lockstep.registry.DataContractException} when the schema carries a data-contract
+	 * rule to run on write
 	 * @throws SerializationException when the latest version is not the given schema
 	 */
 	public static <T> JsonSchemaSerializer<T> of(RegistryClient client, String subject, JsonSchema schema,

@@ -108,8 +108,11 @@ public class RegistryProtobufSerializer<T extends Message> implements Serializer
 	@Override
 	public byte[] serialize(String topic, Headers headers, T data) {
 		byte[] framed = serialize(topic, data);
-		return SchemaIdHeaders.place(this.framing, this.client, framed, (framed != null) ? MessageIndexes.decode(framed, WireFormat.HEADER_BYTES,
-				framed.length - WireFormat.HEADER_BYTES).length() : 0, headers, this.isKey);
+		// Only a header takes the message indexes along: the prefix keeps them where they are.
+		int indexes = (this.framing == SchemaIdFraming.HEADER && framed != null)
+				? MessageIndexes.decode(framed, WireFormat.HEADER_BYTES, framed.length - WireFormat.HEADER_BYTES).length()
+				: 0;
+		return SchemaIdHeaders.place(this.framing, this.client, framed, indexes, headers, this.isKey);
 	}
 
 	@Override

@@ -9,6 +9,7 @@ import dev.lockstep.registry.RegistryException;
 import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.WireFormat;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -20,6 +21,21 @@ import org.apache.kafka.common.header.Headers;
 final class SchemaIdHeaders {
 
 	private SchemaIdHeaders() {
+	}
+
+	// Remove the side's header and add one of a value, if any; a record sent before has
+	// read-only headers, which cannot change.
+	private static void change(Headers headers, String name, byte[] value) {
+		try {
+			headers.remove(name);
+			if (value != null) {
+				headers.add(name, value);
+			}
+		}
+		catch (IllegalStateException ex) {
+			throw new SerializationException("The record's headers are read-only (it was sent before) and hold a "
+					+ name + " header that does not name this message's schema", ex);
+		}
 	}
 
 	/**
@@ -43,11 +59,11 @@ final class SchemaIdHeaders {
 			}
 			return framed;
 		}
-		// Only when there: the headers of a record sent before are read-only.
-		if (headers.lastHeader(name) != null) {
-			headers.remove(name);
-		}
+		Header present = headers.lastHeader(name);
 		if (framing == SchemaIdFraming.PREFIX || framed == null) {
+			if (present != null) {
+				change(headers, name, null);
+			}
 			return framed;
 		}
 		long id = WireFormat.unframe(framed, WireFormat.MAX_MAX_BYTES).schemaId();
@@ -59,14 +75,17 @@ final class SchemaIdHeaders {
 			throw new SerializationException("Could not name schema id " + id + " by GUID for the "
 					+ name + " header: " + ex.getMessage(), ex);
 		}
-		int bare = WireFormat.HEADER_BYTES + indexesLength;
-		headers.add(name, ByteBuffer.allocate(17 + indexesLength)
+		byte[] value = ByteBuffer.allocate(17 + indexesLength)
 			.put(WireFormat.MAGIC_BYTE_GUID)
 			.putLong(guid.getMostSignificantBits())
 			.putLong(guid.getLeastSignificantBits())
 			.put(framed, WireFormat.HEADER_BYTES, indexesLength)
-			.array());
-		return Arrays.copyOfRange(framed, bare, framed.length);
+			.array();
+		// A record sent again already holds this very header, read-only.
+		if (present == null || !Arrays.equals(present.value(), value)) {
+			change(headers, name, value);
+		}
+		return Arrays.copyOfRange(framed, WireFormat.HEADER_BYTES + indexesLength, framed.length);
 	}
 
 }

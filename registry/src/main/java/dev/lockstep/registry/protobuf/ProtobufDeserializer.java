@@ -150,10 +150,24 @@ public final class ProtobufDeserializer<T extends Message> {
 
 	// A text the .proto parser here cannot read, as the registry's own parser serialized it
 	// (format=serialized, Confluent 5.5+): asked for only then, so that an outage costs no
-	// second request. A registry that cannot serialize it answers the same text.
+	// second request. A registry that cannot serialize it answers the same text, or refuses
+	// (a client error: invalid data); a server error is retried (Apicurio 3.3.3 answers 500
+	// for a schema it stores as a descriptor, which this path never asks for: it parses).
 	private ProtobufSchema serializedByTheRegistry(SchemaId id, RegistrySchema written, Map<String, String> imports,
 			Throwable unreadable) {
-		RegistrySchema serialized = WriterSchemas.fetch(this.client, id, this.client::serializedSchema);
+		RegistrySchema serialized;
+		try {
+			serialized = this.client.serializedSchema(id);
+		}
+		catch (RegistryException ex) {
+			if (ex.isRetryable() || ex.errorCode() == WriterSchemas.SCHEMA_NOT_FOUND) {
+				throw new SerializationException("Could not fetch writer schema " + id + " as the registry "
+						+ "serializes it: " + ex.getMessage(), ex);
+			}
+			// The registry refuses the format for good: the text is all there is.
+			throw new InvalidDataException("Writer schema " + id + ": " + unreadable.getMessage()
+					+ "; the registry refused to serialize it: " + ex.getMessage(), ex);
+		}
 		if (serialized.text().equals(written.text())) {
 			throw new InvalidDataException("Writer schema " + id + ": " + unreadable.getMessage(), unreadable);
 		}

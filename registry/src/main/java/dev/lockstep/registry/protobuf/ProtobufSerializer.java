@@ -59,6 +59,9 @@ public final class ProtobufSerializer<T extends Message> {
 	 * @param descriptor the generated type's descriptor, such as {@code Order.getDescriptor()}
 	 * @return the serializer
 	 * @throws RegistryException when the schema is not registered or the registry fails
+	 * @throws org.apache.kafka.common.errors.SerializationException caused by a
+	 * {@link dev.lockstep.registry.DataContractException} when the schema carries a data-contract
+	 * rule to run on write
 	 */
 	public static <T extends Message> ProtobufSerializer<T> of(RegistryClient client, String subject,
 			Descriptor descriptor) {
@@ -80,6 +83,9 @@ public final class ProtobufSerializer<T extends Message> {
 	 * @throws IllegalArgumentException when the type's file cannot be a registry schema
 	 * (editions, groups)
 	 * @throws RegistryException when the registry fails or does not have the schema
+	 * @throws org.apache.kafka.common.errors.SerializationException caused by a
+	 * {@link dev.lockstep.registry.DataContractException} when the schema carries a data-contract
+	 * rule to run on write
 	 * @throws SerializationException when the latest version is not the type's schema
 	 */
 	public static <T extends Message> ProtobufSerializer<T> of(RegistryClient client, String subject,

@@ -1,13 +1,16 @@
 package dev.lockstep.registry.server;
 
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lockstep.registry.protobuf.ProtobufSchema;
 
 /**
@@ -26,6 +29,17 @@ final class ProtobufRules {
 	// A schema as Confluent's format=serialized answers it: its file's descriptor, base64.
 	static String serialized(String text, Map<String, String> references) {
 		return ProtobufSchema.parse(text, references).serializedRegistrySchema(List.of()).text();
+	}
+
+	// Whether a schema's text is a base64 serialized descriptor rather than .proto text.
+	static boolean isSerialized(String text) {
+		try {
+			FileDescriptorProto.parseFrom(Base64.getDecoder().decode(text.strip()));
+			return true;
+		}
+		catch (IllegalArgumentException | InvalidProtocolBufferException ex) {
+			return false;
+		}
 	}
 
 	// The text Lockstep prints of a schema's linked file: equal for equal meaning, however written.

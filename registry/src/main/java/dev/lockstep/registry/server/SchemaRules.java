@@ -44,10 +44,12 @@ final class SchemaRules {
 	}
 
 	/**
-	 * Return whether two schemas of a subject, with the same references, are the same
-	 * schema: parsed equal for Avro and JSON; for Protobuf, the same file once linked,
-	 * whether written as {@code .proto} text or as a base64 serialized descriptor (the
-	 * canonical text Lockstep prints of each).
+	 * Return whether two schemas of a subject, with the same references and different
+	 * texts, are the same schema: parsed equal for Avro and JSON; for Protobuf, one written
+	 * as {@code .proto} text and one as a base64 serialized descriptor (as Confluent's
+	 * clients register it) are the same when Lockstep prints both alike. That print leaves
+	 * out options and reserved ranges, so it compares only across the two encodings: two
+	 * texts, or two descriptors, are the same only when equal.
 	 */
 	static boolean same(RegistrySchema a, RegistrySchema b, Map<String, String> references) {
 		if (!a.type().equals(b.type())) {
@@ -55,8 +57,9 @@ final class SchemaRules {
 		}
 		if (a.type().equals(RegistrySchema.PROTOBUF)) {
 			try {
-				return PROTOBUF && ProtobufRules.canonical(a.text(), references)
-					.equals(ProtobufRules.canonical(b.text(), references));
+				return PROTOBUF && ProtobufRules.isSerialized(a.text()) != ProtobufRules.isSerialized(b.text())
+						&& ProtobufRules.canonical(a.text(), references)
+							.equals(ProtobufRules.canonical(b.text(), references));
 			}
 			catch (IllegalArgumentException | StackOverflowError ex) {
 				return a.text().equals(b.text());

@@ -19,6 +19,7 @@ import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.protobuf.test.Order;
 import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
 import dev.lockstep.test.registry.TestSchemaRegistry;
+import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -100,6 +101,32 @@ class ProtobufSerializedFormTests {
 				.isThrownBy(() -> ProtobufDeserializer.specific(client, Order.getDefaultInstance(),
 						WireFormat.DEFAULT_MAX_BYTES, 8).deserialize(message))
 				.withMessageContaining("Writer schema " + id + ": Unexpected 'future_construct'");
+			// One that refuses the format for good: invalid data too; one that fails: retried.
+			client.clearCaches();
+			assertThat(client.schema(id).text()).endsWith("future_construct Unknown {}\n");
+			registry.failNext(1, 422, 42201);
+			assertThatExceptionOfType(InvalidDataException.class)
+				.isThrownBy(() -> ProtobufDeserializer.specific(client, Order.getDefaultInstance(),
+						WireFormat.DEFAULT_MAX_BYTES, 8).deserialize(message))
+				.withMessageContaining("Unexpected 'future_construct'")
+				.withMessageContaining("the registry refused to serialize it");
+			registry.failNext(3, 500, 50001);
+			assertThatExceptionOfType(SerializationException.class)
+				.isThrownBy(() -> ProtobufDeserializer.specific(client, Order.getDefaultInstance(),
+						WireFormat.DEFAULT_MAX_BYTES, 8).deserialize(message))
+				.isNotInstanceOf(InvalidDataException.class);
+		}
+	}
+
+	@Test
+	void twoTextsOrTwoDescriptorsAreOneSchemaOnlyWhenEqual() {
+		try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.builder().start()) {
+			String reserving = this.text.replace("string customer = 2;", "string customer = 2;\n  reserved 99;");
+			assertThat(reserving).isNotEqualTo(this.text);
+			long id = registry.register("orders-value", new RegistrySchema(RegistrySchema.PROTOBUF, this.text));
+			// Lockstep prints both alike (it leaves reserved ranges out), yet they are two versions.
+			assertThat(registry.register("orders-value", new RegistrySchema(RegistrySchema.PROTOBUF, reserving)))
+				.isNotEqualTo(id);
 		}
 	}
 
