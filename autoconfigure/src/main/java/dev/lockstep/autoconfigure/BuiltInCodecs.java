@@ -82,8 +82,8 @@ final class BuiltInCodecs {
 	private static LockstepCodec plain(String name, Function<CodecSettings, Serializer<?>> serializer,
 			Function<CodecSettings, Deserializer<?>> deserializer) {
 		return new Codec(name, false,
-				(settings) -> serializer.apply(settings.refuseSchema(name).refuseSchemaIdHeader(name)),
-				(settings) -> deserializer.apply(settings.refuseSchema(name).refuseSchemaIdHeader(name)));
+				(settings) -> serializer.apply(settings.refuseSchema(name).refuseRegistrySettings(name)),
+				(settings) -> deserializer.apply(settings.refuseSchema(name).refuseRegistrySettings(name)));
 	}
 
 	private Serializer<?> registryAvroSerializer(CodecSettings settings) {
@@ -99,8 +99,8 @@ final class BuiltInCodecs {
 		// SpecificRecord itself: each record into the generated class its writer schema names
 		// (a topic of several event types).
 		AvroDeserializer<?> deserializer = (settings.type() == SpecificRecord.class)
-				? AvroDeserializer.specificByWriterName(client, getClass().getClassLoader(), WireFormat.DEFAULT_MAX_BYTES,
-						AvroDeserializer.DEFAULT_CACHE_CAPACITY)
+				? AvroDeserializer.specificByWriterName(client, ClassUtils.getDefaultClassLoader(),
+						WireFormat.DEFAULT_MAX_BYTES, AvroDeserializer.DEFAULT_CACHE_CAPACITY)
 				: (settings.type() != null)
 						? AvroDeserializer.specific(client, recordType(REGISTRY_AVRO, settings),
 								WireFormat.DEFAULT_MAX_BYTES, AvroDeserializer.DEFAULT_CACHE_CAPACITY)

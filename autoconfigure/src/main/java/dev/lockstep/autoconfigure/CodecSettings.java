@@ -20,6 +20,18 @@ import dev.lockstep.registry.kafka.SubjectNameStrategy;
  */
 public record CodecSettings(String property, boolean isKey, Class<?> type, String schema, SchemaIdFraming schemaId,
 		SubjectNameStrategy subjectNameStrategy) {
+
+	/**
+	 * Settings of a codec with the registry codecs' defaults: the schema id in the prefix,
+	 * subjects named by topic.
+	 * @param property where they are configured, for error messages
+	 * @param isKey whether they encode keys
+	 * @param type the value class, or {@code null}
+	 * @param schema the schema location, or {@code null}
+	 */
+	public CodecSettings(String property, boolean isKey, Class<?> type, String schema) {
+		this(property, isKey, type, schema, SchemaIdFraming.PREFIX, SubjectNameStrategy.TOPIC_NAME);
+	}
 	/**
 	 * Refuse a schema location, for codecs that have no use for one.
 	 * @param codec the codec's name
@@ -36,16 +48,22 @@ public record CodecSettings(String property, boolean isKey, Class<?> type, Strin
 	}
 
 	/**
-	 * Refuse a schema id header, for codecs that name no schema.
+	 * Refuse the settings of registry codecs ({@code schema-id: header},
+	 * {@code subject-name-strategy}), for codecs that name no schema.
 	 * @param codec the codec's name
 	 * @return these settings
-	 * @throws LockstepConfigurationException when {@code schema-id: header} is set
+	 * @throws LockstepConfigurationException when one is set
 	 */
-	public CodecSettings refuseSchemaIdHeader(String codec) {
+	public CodecSettings refuseRegistrySettings(String codec) {
 		if (this.schemaId == SchemaIdFraming.HEADER) {
 			throw new LockstepConfigurationException(this.property + ".schema-id", null,
 					"the " + codec + " codec names no schema, in a header or elsewhere",
 					"Remove " + this.property + ".schema-id, or use a registry codec.");
+		}
+		if (this.subjectNameStrategy != SubjectNameStrategy.TOPIC_NAME) {
+			throw new LockstepConfigurationException(this.property + ".subject-name-strategy", null,
+					"the " + codec + " codec writes under no subject",
+					"Remove " + this.property + ".subject-name-strategy, or use a registry codec.");
 		}
 		return this;
 	}

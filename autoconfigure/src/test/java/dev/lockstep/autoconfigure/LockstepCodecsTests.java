@@ -8,6 +8,7 @@ import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.SchemaIdFraming;
+import dev.lockstep.registry.kafka.SubjectNameStrategy;
 import dev.lockstep.autoconfigure.protobuf.test.Order;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -196,13 +197,18 @@ class LockstepCodecsTests {
 	}
 
 	@Test
-	void aSchemaIdHeaderOnACodecThatNamesNoSchemaIsRefused() {
+	void registrySettingsOnACodecThatNamesNoSchemaAreRefused() {
 		LockstepProperties.Codec codec = codec("string");
 		codec.setSchemaId(SchemaIdFraming.HEADER);
 		assertThatExceptionOfType(LockstepConfigurationException.class)
 			.isThrownBy(() -> new LockstepCodecs(null, false).serializer(codec, false, "p.output-value"))
 			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("p.output-value.schema-id"))
 			.withMessageContaining("the string codec names no schema");
+		LockstepProperties.Codec bySubject = codec("json");
+		bySubject.setSubjectNameStrategy(SubjectNameStrategy.RECORD_NAME);
+		assertThatExceptionOfType(LockstepConfigurationException.class)
+			.isThrownBy(() -> new LockstepCodecs(null, false).serializer(bySubject, false, "p.output-value"))
+			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("p.output-value.subject-name-strategy"));
 	}
 
 	@Test
