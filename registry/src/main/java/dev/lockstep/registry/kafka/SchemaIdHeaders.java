@@ -23,21 +23,6 @@ final class SchemaIdHeaders {
 	private SchemaIdHeaders() {
 	}
 
-	// Remove the side's header and add one of a value, if any; a record sent before has
-	// read-only headers, which cannot change.
-	private static void change(Headers headers, String name, byte[] value) {
-		try {
-			headers.remove(name);
-			if (value != null) {
-				headers.add(name, value);
-			}
-		}
-		catch (IllegalStateException ex) {
-			throw new SerializationException("The record's headers are read-only (it was sent before) and hold a "
-					+ name + " header that does not name this message's schema", ex);
-		}
-	}
-
 	/**
 	 * Place a framed message's schema id.
 	 * @param framing where it goes
@@ -86,6 +71,21 @@ final class SchemaIdHeaders {
 			change(headers, name, value);
 		}
 		return Arrays.copyOfRange(framed, WireFormat.HEADER_BYTES + indexesLength, framed.length);
+	}
+
+	// Remove the side's header and add one of a value, if any; a record sent before has
+	// read-only headers, which cannot change.
+	private static void change(Headers headers, String name, byte[] value) {
+		try {
+			headers.remove(name);
+			if (value != null) {
+				headers.add(name, value);
+			}
+		}
+		catch (IllegalStateException ex) {
+			throw new SerializationException("The record's headers are read-only (it was sent before) and hold a "
+					+ name + " header that does not name this message's schema", ex);
+		}
 	}
 
 }
