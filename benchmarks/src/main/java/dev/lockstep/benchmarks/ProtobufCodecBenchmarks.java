@@ -1,5 +1,6 @@
 package dev.lockstep.benchmarks;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -9,6 +10,7 @@ import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
 import dev.lockstep.registry.kafka.RegistryProtobufSerializer;
 import dev.lockstep.registry.protobuf.ProtobufSchema;
 import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -23,6 +25,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 public class ProtobufCodecBenchmarks {
 
+	private static final byte[] TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+		.getBytes(StandardCharsets.US_ASCII);
+
 	private final ProtoOrder order = ProtoOrder.newBuilder().setId(12345L).setStatus("PAID").setAmountCents(12500L)
 		.build();
 
@@ -35,6 +40,8 @@ public class ProtobufCodecBenchmarks {
 	private byte[] raw;
 
 	private byte[] framed;
+
+	private final RecordHeaders recordHeaders = headers();
 
 	@Setup(Level.Trial)
 	public void setUp() {
@@ -73,6 +80,25 @@ public class ProtobufCodecBenchmarks {
 	@Benchmark
 	public ProtoOrder lockstepProtobufDeserialize() {
 		return this.deserializer.deserialize("orders", this.framed);
+	}
+
+	// As KafkaProducer and a worker call it: with the record's headers (one, as a worker's
+	// trace header), a new set per record.
+	@Benchmark
+	public byte[] lockstepProtobufSerializeWithHeaders() {
+		return this.serializer.serialize("orders", headers(), this.order);
+	}
+
+	// As a worker's consumer calls it: with the record's headers, no schema id among them.
+	@Benchmark
+	public ProtoOrder lockstepProtobufDeserializeWithHeaders() {
+		return this.deserializer.deserialize("orders", this.recordHeaders, this.framed);
+	}
+
+	private static RecordHeaders headers() {
+		RecordHeaders headers = new RecordHeaders();
+		headers.add("traceparent", TRACEPARENT);
+		return headers;
 	}
 
 }
