@@ -1,9 +1,6 @@
 package dev.lockstep.registry;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,6 +22,7 @@ import dev.lockstep.registry.protobuf.ProtobufSchema;
 import dev.lockstep.registry.protobuf.ProtobufSerializer;
 import dev.lockstep.registry.protobuf.test.Order;
 import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
+import dev.lockstep.test.registry.RegistryRequests;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -46,8 +44,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class DataContractTests {
 
 	private static final ObjectMapper JSON = new ObjectMapper();
-
-	private static final HttpClient HTTP = HttpClient.newHttpClient();
 
 	private static final String AVRO_ORDER = """
 			{"type": "record", "name": "Order", "namespace": "contracts",
@@ -107,7 +103,8 @@ class DataContractTests {
 	@Test
 	void theEmbeddedRegistryRefusesAMalformedRuleSet() throws Exception {
 		this.registry = EmbeddedSchemaRegistry.builder().start();
-		HttpResponse<String> response = send("POST", "/subjects/orders-value/versions",
+		HttpResponse<String> response = new RegistryRequests(this.registry.url()).send("POST",
+				"/subjects/orders-value/versions",
 				body(AVRO_ORDER, null, "{\"domainRules\": [{\"name\": \"noType\"}]}"));
 		assertThat(response.statusCode()).isEqualTo(422);
 		assertThat(response.body()).contains("42201").contains("textual name and type");
@@ -228,25 +225,12 @@ class DataContractTests {
 		return body.toString();
 	}
 
-	private JsonNode post(String path, String body) throws Exception {
-		HttpResponse<String> response = send("POST", path, body);
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return JSON.readTree(response.body());
+	private JsonNode post(String path, String body) {
+		return new RegistryRequests(this.registry.url()).post(path, body);
 	}
 
-	private JsonNode get(String path) throws Exception {
-		HttpResponse<String> response = send("GET", path, null);
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return JSON.readTree(response.body());
-	}
-
-	private HttpResponse<String> send(String method, String path, String body) throws Exception {
-		HttpRequest request = HttpRequest.newBuilder(URI.create(this.registry.url() + path))
-			.header("Content-Type", "application/vnd.schemaregistry.v1+json")
-			.method(method, (body != null) ? HttpRequest.BodyPublishers.ofString(body)
-					: HttpRequest.BodyPublishers.noBody())
-			.build();
-		return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+	private JsonNode get(String path) {
+		return new RegistryRequests(this.registry.url()).get(path);
 	}
 
 	/**

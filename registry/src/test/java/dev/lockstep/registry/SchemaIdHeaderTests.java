@@ -1,9 +1,6 @@
 package dev.lockstep.registry;
 
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +25,7 @@ import dev.lockstep.registry.protobuf.ProtobufDeserializer;
 import dev.lockstep.registry.protobuf.ProtobufSchema;
 import dev.lockstep.registry.protobuf.test.Order;
 import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
+import dev.lockstep.test.registry.RegistryRequests;
 import dev.lockstep.test.registry.TestSchemaRegistry;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -59,8 +57,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class SchemaIdHeaderTests {
 
 	private static final ObjectMapper JSON = new ObjectMapper();
-
-	private static final HttpClient HTTP = HttpClient.newHttpClient();
 
 	private static final String AVRO_ORDER = """
 			{"type": "record", "name": "Order", "namespace": "headers",
@@ -251,7 +247,8 @@ class SchemaIdHeaderTests {
 		this.registry.close();
 		this.registry = EmbeddedSchemaRegistry.builder().dataDirectory(data).start();
 		assertThat(guid(id)).isEqualTo(guid);
-		HttpResponse<String> unknown = send("/schemas/guids/00112233-4455-6677-8899-aabbccddeeff");
+		HttpResponse<String> unknown = new RegistryRequests(this.registry.url()).send("GET",
+				"/schemas/guids/00112233-4455-6677-8899-aabbccddeeff", null);
 		assertThat(unknown.statusCode()).isEqualTo(404);
 		assertThat(unknown.body()).contains("40403");
 	}
@@ -264,15 +261,8 @@ class SchemaIdHeaderTests {
 		return UUID.fromString(get("/schemas/ids/" + id).path("guid").asText());
 	}
 
-	private JsonNode get(String path) throws Exception {
-		HttpResponse<String> response = send(path);
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return JSON.readTree(response.body());
-	}
-
-	private HttpResponse<String> send(String path) throws Exception {
-		return HTTP.send(HttpRequest.newBuilder(URI.create(this.registry.url() + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
+	private JsonNode get(String path) {
+		return new RegistryRequests(this.registry.url()).get(path);
 	}
 
 	private static byte[] guidBytes(UUID guid) {

@@ -1,16 +1,11 @@
 package dev.lockstep.registry.protobuf;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
@@ -18,6 +13,7 @@ import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.protobuf.test.Order;
 import dev.lockstep.registry.server.EmbeddedSchemaRegistry;
+import dev.lockstep.test.registry.RegistryRequests;
 import dev.lockstep.test.registry.TestSchemaRegistry;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
@@ -32,10 +28,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * that format only for a text their parser cannot read.
  */
 class ProtobufSerializedFormTests {
-
-	private static final ObjectMapper JSON = new ObjectMapper();
-
-	private static final HttpClient HTTP = HttpClient.newHttpClient();
 
 	private final String text = ProtobufSchema.of(Order.getDescriptor()).text();
 
@@ -153,11 +145,8 @@ class ProtobufSerializedFormTests {
 		return all;
 	}
 
-	private static JsonNode get(EmbeddedSchemaRegistry registry, String path) throws Exception {
-		HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(registry.url() + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return JSON.readTree(response.body());
+	private static JsonNode get(EmbeddedSchemaRegistry registry, String path) {
+		return new RegistryRequests(registry.url()).get(path);
 	}
 
 }
