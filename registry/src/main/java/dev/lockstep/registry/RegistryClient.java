@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -79,7 +80,8 @@ public final class RegistryClient {
 
 	private final BoundedCache<UUID, RegistrySchema> textsByGuid;
 
-	private final BoundedCache<Long, UUID> guidsById;
+	// What GET /schemas/ids/{id} named as the schema's GUID; empty when it named none.
+	private final BoundedCache<Long, Optional<UUID>> guidsById;
 
 	private final BoundedCache<SchemaId, RegistrySchema> serializedTexts;
 
@@ -281,27 +283,14 @@ public final class RegistryClient {
 	 */
 	public UUID guid(long id) {
 		WireFormat.checkSchemaId(id);
-		UUID cached = this.guidsById.get(id);
-		if (cached != null) {
-			return cached;
+		Optional<UUID> guid = this.guidsById.get(id);
+		if (guid == null) {
+			// The same answer as the schema's text names its GUID: one request for both.
+			guid = fetchById(id).guid();
 		}
-		return coalesced(new SchemaGuid(id), () -> {
-			UUID guid = request("guid-by-id", "GET", "/schemas/ids/" + id, null, (response) -> {
-				JsonNode field = response.get("guid");
-				if (field == null || !field.isTextual()) {
-					throw new UnsupportedSchemaException("The registry names no GUID for schema id " + id + " (Confluent "
-							+ "Platform 8 and Lockstep's development registry do): its id cannot go into a header", null);
-				}
-				try {
-					return UUID.fromString(field.textValue());
-				}
-				catch (IllegalArgumentException ex) {
-					throw RegistryMessages.invalid("guid", response);
-				}
-			});
-			this.guidsById.put(id, guid);
-			return guid;
-		});
+		return guid.orElseThrow(() -> new UnsupportedSchemaException("The registry names no GUID for schema id " + id
+				+ " (Confluent Platform 8 and Lockstep's development registry do): its id cannot go into a header",
+				null));
 	}
 
 	/**
@@ -320,10 +309,16 @@ public final class RegistryClient {
 	}
 
 	private RegistrySchema fetchText(long id) {
+		return fetchById(id).schema();
+	}
+
+	private ById fetchById(long id) {
 		return coalesced(new SchemaText(id), () -> {
-			RegistrySchema schema = fetchSchema(id);
-			this.textsById.put(id, schema);
-			return schema;
+			ById fetched = fetch("schema-by-id", "/schemas/ids/" + id, SchemaId.of(id),
+					(response) -> new ById(RegistryMessages.schemaText(response), RegistryMessages.guid(response)));
+			this.textsById.put(id, fetched.schema());
+			this.guidsById.put(id, fetched.guid());
+			return fetched;
 		});
 	}
 
@@ -521,13 +516,13 @@ public final class RegistryClient {
 		return parseSchema(schema.text(), referencedSchemas(schema).values());
 	}
 
-	private RegistrySchema fetchSchema(long id) {
-		return fetch("schema-by-id", "/schemas/ids/" + id, SchemaId.of(id));
+	private RegistrySchema fetch(String operation, String path, SchemaId id) {
+		return fetch(operation, path, id, RegistryMessages::schemaText);
 	}
 
-	private RegistrySchema fetch(String operation, String path, SchemaId id) {
+	private <T> T fetch(String operation, String path, SchemaId id, Function<JsonNode, T> read) {
 		try {
-			return request(operation, "GET", path, null, RegistryMessages::schemaText);
+			return request(operation, "GET", path, null, read);
 		}
 		catch (RegistryException ex) {
 			if (ex.errorCode() == WriterSchemas.SCHEMA_NOT_FOUND) {
@@ -640,9 +635,9 @@ public final class RegistryClient {
 	}
 
 	/**
-	 * The key of a schema id's GUID while it is in flight.
+	 * What the registry answers for a schema id: the schema, and the GUID it names, if any.
 	 */
-	private record SchemaGuid(long id) {
+	private record ById(RegistrySchema schema, Optional<UUID> guid) {
 
 	}
 

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -78,6 +80,22 @@ final class RegistryMessages {
 		}
 	}
 
+
+	/**
+	 * Read the GUID a schema response names (Confluent Platform 8), if any.
+	 */
+	static Optional<UUID> guid(JsonNode response) {
+		JsonNode field = response.get("guid");
+		if (field == null || field.isNull()) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.of(UUID.fromString(textField(response, "guid")));
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid("guid", response);
+		}
+	}
 
 	static String checkType(Object id, RegistrySchema schema, String expected) {
 		if (!schema.type().equals(expected)) {

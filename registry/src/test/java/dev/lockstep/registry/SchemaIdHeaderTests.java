@@ -177,17 +177,22 @@ class SchemaIdHeaderTests {
 	@Test
 	void headerModeNeedsARegistryThatNamesSchemasByGuid() throws Exception {
 		TestSchemaRegistry withoutGuids = TestSchemaRegistry.start();
-		try (withoutGuids; RegistryAvroSerializer<Object> serializer = new RegistryAvroSerializer<>()) {
+		RegistryClient client = RegistryClient.builder(withoutGuids.url()).build();
+		try (withoutGuids; RegistryAvroSerializer<Object> serializer = new RegistryAvroSerializer<>(client)) {
 			long id = withoutGuids.register("orders-value", new Schema.Parser().parse(AVRO_ORDER));
 			serializer.configure(Map.of("schema.registry.url", withoutGuids.url(), "use.latest.version", true,
 					"value.schema.id.serializer", "HeaderSchemaIdSerializer"), false);
-			Object order = Format.AVRO.value();
-			assertThat(serializer.serialize("orders", order)).isNotEmpty();
+			// The schema's text as a registry before Confluent Platform 8 answers it: no guid.
 			withoutGuids.respondNext(1, 200, Map.of(),
 					("{\"schema\": " + JSON.writeValueAsString(AVRO_ORDER) + "}").getBytes(StandardCharsets.UTF_8));
+			assertThat(client.schema(id).text()).isEqualTo(AVRO_ORDER);
+			Object order = Format.AVRO.value();
+			assertThat(serializer.serialize("orders", order)).isNotEmpty();
 			assertThatExceptionOfType(SerializationException.class)
 				.isThrownBy(() -> serializer.serialize("orders", new RecordHeaders(), order))
 				.withMessageContaining("names no GUID for schema id " + id);
+			// That answer is kept: the registry is not asked again for each record.
+			assertThat(withoutGuids.requestCount("GET /schemas/ids/" + id)).isOne();
 		}
 	}
 
