@@ -1,6 +1,7 @@
 package dev.lockstep.registry;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -85,7 +86,11 @@ class SchemaReferencesTests {
 		RegistrySchema written = this.client.schema(serializer.schemaId());
 		assertThat(written.references())
 			.containsExactly(new SchemaReference("lockstep/test/money.proto", "lockstep/test/money.proto", 1));
-		assertThat(written.text()).contains("import \"lockstep/test/money.proto\";");
+		// Registered as Confluent's clients register it: each file's serialized descriptor.
+		assertThat(written.text())
+			.isEqualTo(Base64.getEncoder().encodeToString(Invoice.getDescriptor().getFile().toProto().toByteArray()));
+		assertThat(this.client.latestSubjectVersion("lockstep/test/money.proto").schema().text())
+			.isEqualTo(Base64.getEncoder().encodeToString(Money.getDescriptor().getFile().toProto().toByteArray()));
 		assertThat(ProtobufDeserializer.specific(this.client, Invoice.getDefaultInstance(),
 				WireFormat.DEFAULT_MAX_BYTES, 8).deserialize(message)).isEqualTo(invoice);
 		DynamicMessage dynamic = ProtobufDeserializer.dynamic(this.client, WireFormat.DEFAULT_MAX_BYTES, 8)

@@ -74,9 +74,10 @@ public final class ProtobufSerializer<T extends Message> {
 	 * @param client the registry client
 	 * @param subject the subject
 	 * @param descriptor the generated type's descriptor
-	 * @param idSource how the schema id is found; {@link SchemaIdSource#LOOKUP} finds the
-	 * type's file as Lockstep registers it (printed text) or as Confluent's clients do (the
-	 * serialized descriptor); with {@link SchemaIdSource#LATEST_VERSION} the latest version
+	 * @param idSource how the schema id is found; {@link SchemaIdSource#AUTO_REGISTER}
+	 * registers the type's file as Confluent's clients do (the serialized descriptor, each
+	 * import a reference); {@link SchemaIdSource#LOOKUP} finds it in that form or as
+	 * .proto text; with {@link SchemaIdSource#LATEST_VERSION} the latest version
 	 * must be the type's own file
 	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
 	 * @return the serializer
@@ -94,32 +95,33 @@ public final class ProtobufSerializer<T extends Message> {
 		ProtobufSchema schema = ProtobufSchema.of(descriptor);
 		long id = switch (idSource) {
 			case LOOKUP -> lookup(client, subject, schema);
-			case AUTO_REGISTER -> client.register(subject, withReferences(client, schema, true, false));
+			case AUTO_REGISTER -> client.register(subject, withReferences(client, schema, true, true));
 			case LATEST_VERSION -> latestId(client, client.latestSubjectVersion(subject), schema);
 		};
 		return new ProtobufSerializer<>(descriptor, schema, WriterSchemas.writable(client, subject, id), maxBytes);
 	}
 
-	// As Lockstep registers it (printed text), else as Confluent's clients do (the
-	// serialized descriptor): a registry comparing texts finds each only in its own form.
+	// As Confluent's clients and Lockstep register it (the serialized descriptor), else as
+	// .proto text (as Lockstep registered it before): a registry comparing texts finds each
+	// only in its own form.
 	private static long lookup(RegistryClient client, String subject, ProtobufSchema schema) {
 		try {
-			return client.lookup(subject, withReferences(client, schema, false, false));
+			return client.lookup(subject, withReferences(client, schema, false, true));
 		}
-		catch (RegistryException notPrinted) {
-			if (notPrinted.statusCode() != 404) {
-				throw notPrinted;
+		catch (RegistryException notSerialized) {
+			if (notSerialized.statusCode() != 404) {
+				throw notSerialized;
 			}
 			try {
-				return client.lookup(subject, withReferences(client, schema, false, true));
+				return client.lookup(subject, withReferences(client, schema, false, false));
 			}
-			catch (RegistryException notSerialized) {
-				if (notSerialized.statusCode() != 404) {
+			catch (RegistryException notPrinted) {
+				if (notPrinted.statusCode() != 404) {
 					// The registry failed: that, not "not found", is what the caller must see.
-					throw notSerialized;
+					throw notPrinted;
 				}
-				notPrinted.addSuppressed(notSerialized);
-				throw notPrinted;
+				notSerialized.addSuppressed(notPrinted);
+				throw notSerialized;
 			}
 		}
 	}

@@ -47,6 +47,9 @@ class ProtobufCodecsTests {
 
 	private final String orderSchema = ProtobufSchema.of(Order.getDescriptor()).text();
 
+	private final String orderDescriptor = Base64.getEncoder()
+		.encodeToString(Order.getDescriptor().getFile().toProto().toByteArray());
+
 	@AfterEach
 	void stopRegistry() {
 		this.registry.close();
@@ -88,8 +91,7 @@ class ProtobufCodecsTests {
 	@Test
 	void readsRecordsWhoseWriterSchemaIsASerializedDescriptor() {
 		// How Confluent's clients register a schema: base64(FileDescriptorProto).
-		long id = this.registry.register("orders-value", "PROTOBUF",
-				Base64.getEncoder().encodeToString(Order.getDescriptor().getFile().toProto().toByteArray()));
+		long id = this.registry.register("orders-value", "PROTOBUF", this.orderDescriptor);
 		Order order = TestMessages.order();
 		byte[] message = framed(hexId(id) + "0202", order);
 		assertThat(specific(Order.getDefaultInstance()).deserialize(message)).isEqualTo(order);
@@ -98,16 +100,31 @@ class ProtobufCodecsTests {
 
 	@Test
 	void looksUpASchemaConfluentsClientsRegisteredAsASerializedDescriptor() {
-		long id = this.registry.register("orders-value", "PROTOBUF",
-				Base64.getEncoder().encodeToString(Order.getDescriptor().getFile().toProto().toByteArray()));
-		// A registry comparing schemas by meaning (Confluent's, the embedded one) finds the printed text.
+		long id = this.registry.register("orders-value", "PROTOBUF", this.orderDescriptor);
 		assertThat(ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor()).schemaId()).isEqualTo(id);
 		assertThat(this.registry.requestCount("POST /subjects/orders-value")).isEqualTo(1);
-		// One comparing texts (Apicurio's) does not: then the serialized descriptor is looked up.
+	}
+
+	@Test
+	void looksUpASchemaRegisteredAsTextWhenTheRegistryComparesTexts() {
+		long id = this.registry.register("orders-value", "PROTOBUF", this.orderSchema);
+		// A registry comparing schemas by meaning (Confluent's, the embedded one) finds the descriptor.
+		assertThat(ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor()).schemaId()).isEqualTo(id);
+		assertThat(this.registry.requestCount("POST /subjects/orders-value")).isEqualTo(1);
+		// One comparing texts (Apicurio's) does not: then the printed text is looked up.
 		this.client.clearCaches();
 		this.registry.failNext(1, 404, 40403);
 		assertThat(ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor()).schemaId()).isEqualTo(id);
 		assertThat(this.registry.requestCount("POST /subjects/orders-value")).isEqualTo(3);
+	}
+
+	@Test
+	void registersTheSerializedDescriptorAsConfluentsClientsDo() {
+		long id = ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor(), SchemaIdSource.AUTO_REGISTER,
+				MAX).schemaId();
+		assertThat(this.client.schema(id).text()).isEqualTo(this.orderDescriptor);
+		// The same file as text is the same schema, not a new version.
+		assertThat(this.registry.register("orders-value", "PROTOBUF", this.orderSchema)).isEqualTo(id);
 	}
 
 	@Test
@@ -128,11 +145,11 @@ class ProtobufCodecsTests {
 				Order.class.getName()), false);
 		Order order = TestMessages.order();
 		assertThat(deserializer.deserialize("orders", serializer.serialize("orders", order))).isEqualTo(order);
-		assertThat(this.client.latestSubjectVersion("orders-value").schema().text()).isEqualTo(this.orderSchema);
+		assertThat(this.client.latestSubjectVersion("orders-value").schema().text()).isEqualTo(this.orderDescriptor);
 		RegistryProtobufSerializer<Message> byRecord = new RegistryProtobufSerializer<>(this.client, false,
 				SchemaIdSource.AUTO_REGISTER, SubjectNameStrategy.RECORD_NAME, SchemaIdFraming.PREFIX, MAX);
 		byRecord.serialize("orders", Envelope.getDefaultInstance());
-		assertThat(this.client.latestSubjectVersion("lockstep.test.Envelope").schema().text()).isEqualTo(this.orderSchema);
+		assertThat(this.client.latestSubjectVersion("lockstep.test.Envelope").schema().text()).isEqualTo(this.orderDescriptor);
 		assertThatExceptionOfType(ConfigException.class)
 			.isThrownBy(() -> new RegistryProtobufDeserializer<>().configure(
 					Map.of("schema.registry.url", this.registry.url(), "derive.type", true), false));
