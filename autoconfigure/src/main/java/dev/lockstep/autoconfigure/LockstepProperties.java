@@ -338,7 +338,9 @@ public class LockstepProperties {
 		 * Generated Avro record class, for raw-avro (required) and registry-avro (reader type;
 		 * generic records when absent; org.apache.avro.specific.SpecificRecord itself: the
 		 * generated class each record's writer schema names); generated Protobuf message class, for protobuf
-		 * (required) and registry-protobuf (reader type; DynamicMessage when absent); for json
+		 * (required) and registry-protobuf (reader type; DynamicMessage when absent;
+		 * com.google.protobuf.Message itself: the generated class of each record's writer
+		 * message); for json
 		 * and registry-json-schema, the class JSON maps to (JsonNode when absent).
 		 */
 		private Class<?> type;

@@ -15,6 +15,8 @@ import dev.lockstep.registry.protobuf.ProtobufSchema;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 
+import org.springframework.util.ClassUtils;
+
 /**
  * The Protobuf codecs' serializers and deserializers, apart from {@link BuiltInCodecs} so
  * that protobuf-java's classes load only when a worker names one.
@@ -25,7 +27,8 @@ final class ProtobufCodecs {
 	}
 
 	static Serializer<?> registrySerializer(RegistryClient client, CodecSettings settings, SchemaIdSource idSource) {
-		if (settings.type() != null) {
+		// Message itself: whatever message each output is, under its own schema.
+		if (settings.type() != null && settings.type() != Message.class) {
 			// Checked at start-up: a type whose file cannot be a registry schema fails here.
 			schemaOf(generatedType(BuiltInCodecs.REGISTRY_PROTOBUF, settings), settings);
 		}
@@ -34,11 +37,16 @@ final class ProtobufCodecs {
 	}
 
 	static Deserializer<?> registryDeserializer(RegistryClient client, CodecSettings settings) {
-		ProtobufDeserializer<?> deserializer = (settings.type() != null)
-				? ProtobufDeserializer.specific(client, generatedType(BuiltInCodecs.REGISTRY_PROTOBUF, settings),
+		// Message itself: each record into the generated class of its writer's message (a
+		// topic of several event types).
+		ProtobufDeserializer<?> deserializer = (settings.type() == Message.class)
+				? ProtobufDeserializer.specificByWriterName(client, ClassUtils.getDefaultClassLoader(),
 						WireFormat.DEFAULT_MAX_BYTES, ProtobufDeserializer.DEFAULT_CACHE_CAPACITY)
-				: ProtobufDeserializer.dynamic(client, WireFormat.DEFAULT_MAX_BYTES,
-						ProtobufDeserializer.DEFAULT_CACHE_CAPACITY);
+				: (settings.type() != null)
+						? ProtobufDeserializer.specific(client, generatedType(BuiltInCodecs.REGISTRY_PROTOBUF, settings),
+								WireFormat.DEFAULT_MAX_BYTES, ProtobufDeserializer.DEFAULT_CACHE_CAPACITY)
+						: ProtobufDeserializer.dynamic(client, WireFormat.DEFAULT_MAX_BYTES,
+								ProtobufDeserializer.DEFAULT_CACHE_CAPACITY);
 		return new SchemaIdHeaderDeserializer<>(deserializer::deserialize, settings.isKey());
 	}
 

@@ -62,6 +62,11 @@ public class RegistryJsonSchemaDeserializer<T> implements Deserializer<T> {
 	public void configure(Map<String, ?> configs, boolean isKey) {
 		this.isKey = isKey;
 		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
+		if (config.deriveType()) {
+			throw new ConfigException(RegistrySerdeConfig.DERIVE_TYPE, true,
+					"Lockstep derives no class from a JSON schema's javaType; set " + (isKey
+							? RegistrySerdeConfig.JSON_KEY_TYPE : RegistrySerdeConfig.JSON_VALUE_TYPE) + " instead");
+		}
 		if (this.client == null) {
 			this.client = config.createClient();
 		}

@@ -19,7 +19,8 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@code io.confluent.kafka.serializers.protobuf.KafkaProtobufDeserializer} with this
  * class name is enough. It returns {@link DynamicMessage}s of each writer's descriptor, or
  * instances of {@code specific.protobuf.value.type} / {@code specific.protobuf.key.type}
- * (a generated class, which takes only messages of its own full name). Malformed data
+ * (a generated class, which takes only messages of its own full name), or, with
+ * {@code derive.type=true}, instances of each writer message's own generated class. Malformed data
  * throws {@link dev.lockstep.registry.InvalidDataException}; registry outages throw a
  * plain {@link org.apache.kafka.common.errors.SerializationException}. A {@code null}
  * value (a tombstone) stays {@code null}.
@@ -56,6 +57,11 @@ public class RegistryProtobufDeserializer<T extends Message> implements Deserial
 		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
 		if (this.client == null) {
 			this.client = config.createClient();
+		}
+		if (config.deriveType()) {
+			this.deserializer = (ProtobufDeserializer<T>) ProtobufDeserializer.specificByWriterName(this.client,
+					ClassLoaders.contextOrLockstep(), config.maxMessageBytes(), config.cacheCapacity());
+			return;
 		}
 		String name = config.protobufType();
 		if (name == null) {

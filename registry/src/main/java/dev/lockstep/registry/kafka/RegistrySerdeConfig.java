@@ -162,6 +162,9 @@ public final class RegistrySerdeConfig {
 	/** Confluent's key: the generated Protobuf class values are read into. */
 	public static final String SPECIFIC_PROTOBUF_VALUE_TYPE = "specific.protobuf.value.type";
 
+	/** Whether a Protobuf deserializer reads each record into its writer message's generated class. */
+	public static final String DERIVE_TYPE = "derive.type";
+
 	private static final Logger logger = LoggerFactory.getLogger(RegistrySerdeConfig.class);
 
 	private static final Set<String> warned = ConcurrentHashMap.newKeySet();
@@ -180,7 +183,7 @@ public final class RegistrySerdeConfig {
 			SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
 			RETRIES, IGNORED_RULES, KEY_SCHEMA_ID_SERIALIZER, VALUE_SCHEMA_ID_SERIALIZER, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
 			JSON_KEY_TYPE, JSON_VALUE_TYPE, JSON_KEY_SCHEMA, JSON_VALUE_SCHEMA, SPECIFIC_PROTOBUF_KEY_TYPE,
-			SPECIFIC_PROTOBUF_VALUE_TYPE);
+			SPECIFIC_PROTOBUF_VALUE_TYPE, DERIVE_TYPE);
 
 	// Known keys that Lockstep does not honour, and why ignoring them is harmless.
 	private static final Map<String, String> IGNORED_WITH_WARNING = Map.ofEntries(
@@ -219,7 +222,6 @@ public final class RegistrySerdeConfig {
 		REFUSED_UNLESS_DEFAULT.put("json.write.dates.iso8601", "false");
 		REFUSED_UNLESS_DEFAULT.put("json.indent.output", "false");
 		REFUSED_UNLESS_DEFAULT.put("json.default.property.inclusion", "");
-		REFUSED_UNLESS_DEFAULT.put("derive.type", "false");
 		REFUSED_UNLESS_DEFAULT.put("reference.subject.name.strategy",
 				"io.confluent.kafka.serializers.subject.DefaultReferenceSubjectNameStrategy");
 		REFUSED_UNLESS_DEFAULT.put("reference.lookup.only", "false");
@@ -385,6 +387,22 @@ public final class RegistrySerdeConfig {
 	 */
 	public boolean jsonFailUnknownProperties() {
 		return bool(JSON_FAIL_UNKNOWN_PROPERTIES, true);
+	}
+
+	/**
+	 * Return whether a deserializer reads each record into the generated class its writer
+	 * schema names ({@code derive.type}); honoured for Protobuf, refused by the JSON Schema
+	 * deserializer (Confluent's derives a class from the schema's {@code javaType}).
+	 * @return whether to derive the type
+	 * @throws ConfigException when a generated Protobuf class is configured as well
+	 */
+	public boolean deriveType() {
+		boolean derive = bool(DERIVE_TYPE, false);
+		if (derive && protobufType() != null) {
+			throw new ConfigException(DERIVE_TYPE + "=true contradicts " + (this.isKey ? SPECIFIC_PROTOBUF_KEY_TYPE
+					: SPECIFIC_PROTOBUF_VALUE_TYPE) + ", which names one generated class for every record");
+		}
+		return derive;
 	}
 
 	/**

@@ -17,6 +17,7 @@ import com.google.protobuf.DescriptorProtos.EnumValueDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FieldOptions;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.DescriptorProtos.FileOptions;
 import com.google.protobuf.DescriptorProtos.MessageOptions;
 import com.google.protobuf.DescriptorProtos.OneofDescriptorProto;
 import com.google.protobuf.TextFormat;
@@ -27,9 +28,11 @@ import dev.lockstep.registry.protobuf.ProtoTokenizer.Token;
  * Reads {@code .proto} text, as a registry holds a Protobuf schema, into the
  * {@link FileDescriptorProto} protoc would make of it: syntax, package, imports, messages
  * (fields, maps, oneofs, proto3 {@code optional}, nesting) and enums. Options other than a
- * field's {@code packed}, {@code default}, {@code json_name} and {@code deprecated} and an
- * enum's {@code allow_alias}, services, extensions and reserved ranges do not change how a
- * message is read and are skipped. Editions and proto2 groups are refused. Nesting is
+ * field's {@code packed}, {@code default}, {@code json_name} and {@code deprecated}, an
+ * enum's {@code allow_alias} and a file's Java names ({@code java_package},
+ * {@code java_outer_classname}, {@code java_multiple_files}: where a generated class is),
+ * services, extensions and reserved ranges do not change how a message is read and are
+ * skipped. Editions and proto2 groups are refused. Nesting is
  * limited, so that hostile text cannot exhaust the stack.
  */
 final class ProtoParser {
@@ -109,7 +112,7 @@ final class ProtoParser {
 					file.addDependency(string());
 					expect(";");
 				}
-				case "option" -> skipStatement();
+				case "option" -> fileOption(file);
 				case "message" -> file.addMessageType(message(1));
 				case "enum" -> file.addEnumType(enumeration());
 				case "service", "extend" -> {
@@ -288,6 +291,23 @@ final class ProtoParser {
 		else {
 			// Message or enum: resolved when the descriptor is built.
 			field.setTypeName(type);
+		}
+	}
+
+	// The options that say where protoc's Java classes of the file are; others skipped.
+	private void fileOption(FileDescriptorProto.Builder file) {
+		String option = optionName();
+		expect("=");
+		FileOptions.Builder options = file.getOptionsBuilder();
+		switch (option) {
+			case "java_package" -> options.setJavaPackage(string());
+			case "java_outer_classname" -> options.setJavaOuterClassname(string());
+			case "java_multiple_files" -> options.setJavaMultipleFiles(bool());
+			default -> skipValue();
+		}
+		expect(";");
+		if (options.build().equals(FileOptions.getDefaultInstance())) {
+			file.clearOptions();
 		}
 	}
 

@@ -22,7 +22,8 @@ import org.apache.kafka.common.errors.SerializationException;
  * Decodes Confluent wire-format Protobuf (as Confluent's {@code KafkaProtobufSerializer}
  * writes it): fetches the writer's schema by id (cached, bounded; an id that is not a
  * Protobuf schema's is refused), finds the writer's message by the message indexes, and
- * reads the payload as a generated type or, without one, as a {@link DynamicMessage} of
+ * reads the payload as a generated type, as the generated class of the writer's message
+ * (found as Confluent's {@code derive.type} finds it), or as a {@link DynamicMessage} of
  * the writer's descriptor. A generated reader takes only messages its type's full name
  * wrote (Confluent's would parse any message as it); fields it does not know are kept as
  * unknown fields. Bad magic, bad indexes, unknown ids, ids of other schema types and
@@ -47,13 +48,17 @@ public final class ProtobufDeserializer<T extends Message> {
 
 	private final BoundedCache<SchemaId, ProtobufSchema> schemas;
 
+	private final GeneratedClasses generatedClasses;
+
 	private ProtobufDeserializer(RegistryClient client, Descriptor reader, Parser<T> parser, int maxBytes,
-			int cacheCapacity) {
+			int cacheCapacity, ClassLoader generatedClassLoader) {
 		this.client = client;
 		this.reader = reader;
 		this.parser = parser;
 		this.maxBytes = WireFormat.checkMaxBytes(maxBytes);
 		this.schemas = new BoundedCache<>(cacheCapacity);
+		this.generatedClasses = (generatedClassLoader != null)
+				? new GeneratedClasses(generatedClassLoader, cacheCapacity) : null;
 	}
 
 	/**
@@ -70,7 +75,25 @@ public final class ProtobufDeserializer<T extends Message> {
 	public static <T extends Message> ProtobufDeserializer<T> specific(RegistryClient client, T defaultInstance,
 			int maxBytes, int cacheCapacity) {
 		return new ProtobufDeserializer<>(client, defaultInstance.getDescriptorForType(),
-				(Parser<T>) defaultInstance.getParserForType(), maxBytes, cacheCapacity);
+				(Parser<T>) defaultInstance.getParserForType(), maxBytes, cacheCapacity, null);
+	}
+
+	/**
+	 * Create a deserializer into the generated class of each writer's message, named as
+	 * protoc's Java generator names it from the writer schema's file (its
+	 * {@code java_package}, {@code java_outer_classname} and {@code java_multiple_files}
+	 * options, else its package and file name), as Confluent's {@code derive.type} does.
+	 * A writer message whose class is missing, or is no generated message of that full
+	 * name, is invalid data.
+	 * @param client the registry client
+	 * @param classLoader where the generated classes are
+	 * @param maxBytes the largest framed message accepted, 5 bytes to 1 GiB
+	 * @param cacheCapacity the number of writer schemas and of classes kept, 1 to 1,024
+	 * @return the deserializer
+	 */
+	public static ProtobufDeserializer<Message> specificByWriterName(RegistryClient client, ClassLoader classLoader,
+			int maxBytes, int cacheCapacity) {
+		return new ProtobufDeserializer<>(client, null, null, maxBytes, cacheCapacity, classLoader);
 	}
 
 	/**
@@ -82,7 +105,7 @@ public final class ProtobufDeserializer<T extends Message> {
 	 */
 	public static ProtobufDeserializer<DynamicMessage> dynamic(RegistryClient client, int maxBytes,
 			int cacheCapacity) {
-		return new ProtobufDeserializer<>(client, null, null, maxBytes, cacheCapacity);
+		return new ProtobufDeserializer<>(client, null, null, maxBytes, cacheCapacity, null);
 	}
 
 	/**
@@ -118,7 +141,8 @@ public final class ProtobufDeserializer<T extends Message> {
 		MessageIndexes.Read indexes = inHeader
 				? MessageIndexes.decode(frame.header(), frame.headerRest(), frame.header().length - frame.headerRest())
 				: MessageIndexes.decode(message, frame.offset(), frame.length());
-		Descriptor writer = writerSchema(frame.schemaId()).messageAt(indexes.indexes());
+		ProtobufSchema writerSchema = writerSchema(frame.schemaId());
+		Descriptor writer = writerSchema.messageAt(indexes.indexes());
 		if (writer == null) {
 			throw new InvalidDataException("Message indexes " + indexes + " name no message of writer schema "
 					+ frame.schemaId());
@@ -132,6 +156,9 @@ public final class ProtobufDeserializer<T extends Message> {
 		try {
 			if (this.parser != null) {
 				return this.parser.parseFrom(message, offset, length);
+			}
+			if (this.generatedClasses != null) {
+				return (T) this.generatedClasses.parser(writerSchema, writer).parseFrom(message, offset, length);
 			}
 			return (T) DynamicMessage.parseFrom(writer, CodedInputStream.newInstance(message, offset, length));
 		}

@@ -43,6 +43,9 @@ import dev.lockstep.registry.SchemaReference;
  */
 public final class ProtobufSchema {
 
+	// The name of a schema's own file given as text, which names no file.
+	private static final String UNNAMED = "schema.proto";
+
 	private static final Map<String, FileDescriptor> WELL_KNOWN = Stream
 		.of(AnyProto.getDescriptor(), ApiProto.getDescriptor(), DescriptorProtos.getDescriptor(),
 				DurationProto.getDescriptor(), EmptyProto.getDescriptor(), FieldMaskProto.getDescriptor(),
@@ -54,9 +57,12 @@ public final class ProtobufSchema {
 
 	private final String text;
 
-	private ProtobufSchema(FileDescriptor file, String text) {
+	private final boolean fileNamed;
+
+	private ProtobufSchema(FileDescriptor file, String text, boolean fileNamed) {
 		this.file = file;
 		this.text = text;
+		this.fileNamed = fileNamed;
 	}
 
 	/**
@@ -76,7 +82,7 @@ public final class ProtobufSchema {
 	 * @throws IllegalArgumentException when the file uses editions or proto2 groups
 	 */
 	public static ProtobufSchema of(FileDescriptor file) {
-		return new ProtobufSchema(file, ProtoPrinter.print(file));
+		return new ProtobufSchema(file, ProtoPrinter.print(file), true);
 	}
 
 	/**
@@ -112,16 +118,17 @@ public final class ProtobufSchema {
 	 * missing, or imports nest deeper than 32 files or form a cycle
 	 */
 	public static ProtobufSchema parse(String text, Map<String, String> imports) {
-		return new ProtobufSchema(build("schema.proto", text, imports, new HashMap<>(), new ArrayDeque<>()), text);
+		FileDescriptorProto root = fileProto(null, text);
+		FileDescriptor file = build(root, imports, new HashMap<>(), new ArrayDeque<>());
+		return new ProtobufSchema(file, text, !root.getName().equals(UNNAMED));
 	}
 
-	private static FileDescriptor build(String name, String text, Map<String, String> imports,
+	private static FileDescriptor build(FileDescriptorProto proto, Map<String, String> imports,
 			Map<String, FileDescriptor> built, Deque<String> importing) {
 		if (importing.size() > ProtoParser.MAX_DEPTH) {
 			throw new IllegalArgumentException("Imports nest deeper than " + ProtoParser.MAX_DEPTH + " files");
 		}
-		importing.push(name);
-		FileDescriptorProto proto = fileProto(name, text);
+		importing.push(proto.getName());
 		List<FileDescriptor> dependencies = new ArrayList<>();
 		for (String dependency : proto.getDependencyList()) {
 			FileDescriptor known = WELL_KNOWN.get(dependency);
@@ -137,7 +144,7 @@ public final class ProtobufSchema {
 				if (importing.contains(dependency)) {
 					throw new IllegalArgumentException("Imports form a cycle through " + dependency);
 				}
-				known = build(dependency, imported, imports, built, importing);
+				known = build(fileProto(dependency, imported), imports, built, importing);
 				built.put(dependency, known);
 			}
 			dependencies.add(known);
@@ -154,11 +161,12 @@ public final class ProtobufSchema {
 	/**
 	 * Read one file of a schema: its {@code .proto} text, or, as Confluent's clients
 	 * register it, its {@code FileDescriptorProto} serialized and base64 encoded. Text is
-	 * tried first; the file takes the name it is imported by.
+	 * tried first; an imported file takes the name it is imported by, the schema's own file
+	 * keeps a descriptor's name (text has none: {@value #UNNAMED}).
 	 */
-	private static FileDescriptorProto fileProto(String name, String text) {
+	private static FileDescriptorProto fileProto(String importedAs, String text) {
 		try {
-			return ProtoParser.parse(name, text);
+			return ProtoParser.parse((importedAs != null) ? importedAs : UNNAMED, text);
 		}
 		catch (IllegalArgumentException notText) {
 			FileDescriptorProto serialized = serialized(text);
@@ -169,7 +177,7 @@ public final class ProtobufSchema {
 				throw new IllegalArgumentException("Protobuf editions are not supported; use syntax proto2 or proto3");
 			}
 			serialized.getMessageTypeList().forEach((message) -> refuseGroupsAndDeepNesting(message, 1));
-			return serialized.toBuilder().setName(name).build();
+			return (importedAs != null) ? serialized.toBuilder().setName(importedAs).build() : serialized;
 		}
 	}
 
@@ -238,6 +246,19 @@ public final class ProtobufSchema {
 	 */
 	public FileDescriptor file() {
 		return this.file;
+	}
+
+	/**
+	 * Return the binary name of the class protoc's Java generator made for a message of
+	 * this schema's file, from the file's Java options and name.
+	 * @param message a message of this schema's file
+	 * @return the class name, such as {@code com.example.Orders$Order}
+	 * @throws IllegalArgumentException when the name depends on a file name the schema
+	 * does not carry (text without {@code java_outer_classname} or
+	 * {@code java_multiple_files})
+	 */
+	public String javaClassName(Descriptor message) {
+		return JavaClassNames.of(message, this.fileNamed);
 	}
 
 	/**

@@ -116,6 +116,9 @@ class RegistryJsonSchemaSerdeTests {
 			.isThrownBy(() -> deserializer(Map.of("json.value.type", "com.example.Missing")))
 			.withMessageContaining("No such class");
 		assertThatExceptionOfType(ConfigException.class)
+			.isThrownBy(() -> deserializer(Map.of("derive.type", true)))
+			.withMessageContaining("derives no class from a JSON schema's javaType; set json.value.type instead");
+		assertThatExceptionOfType(ConfigException.class)
 			.isThrownBy(() -> serializer(Map.of("lockstep.json.value.schema", "classpath:untitled.schema.json",
 					"value.subject.name.strategy", "RecordNameStrategy")))
 			.withMessageContaining("title");

@@ -66,7 +66,7 @@ class RegistrySerdeConfigTests {
 	@Test
 	void keysThatWouldChangeDataPlacementOrSecurityAreRefusedWhenSet() {
 		for (Map.Entry<String, Object> refused : Map.<String, Object>of("use.schema.id", 5,
-				"context.name.strategy", "x.MyStrategy", "proxy.host", "proxy.example", "avro.use.logical.type.converters",
+				"context.name.strategy", "x.MyStrategy", "use.latest.with.metadata", "application.major.version=2", "proxy.host", "proxy.example", "avro.use.logical.type.converters",
 				"true", "bearer.auth.logical.cluster", "lsrc-1")
 			.entrySet()) {
 			Map<String, Object> configs = base();

@@ -2,6 +2,8 @@ package dev.lockstep.registry.protobuf;
 
 import dev.lockstep.registry.internal.WriterSchemas;
 import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
@@ -21,6 +23,7 @@ import dev.lockstep.registry.kafka.SubjectNameStrategy;
 import dev.lockstep.registry.protobuf.test.Envelope;
 import dev.lockstep.registry.protobuf.test.Order;
 import dev.lockstep.registry.protobuf.test.TestMessages;
+import dev.lockstep.registry.protobuf.test.corpus.CorpusProto;
 import dev.lockstep.test.registry.TestSchemaRegistry;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.SerializationException;
@@ -150,13 +153,61 @@ class ProtobufCodecsTests {
 				SchemaIdSource.AUTO_REGISTER, SubjectNameStrategy.RECORD_NAME, SchemaIdFraming.PREFIX, MAX);
 		byRecord.serialize("orders", Envelope.getDefaultInstance());
 		assertThat(this.client.latestSubjectVersion("lockstep.test.Envelope").schema().text()).isEqualTo(this.orderDescriptor);
+		RegistryProtobufDeserializer<Message> derived = new RegistryProtobufDeserializer<>();
+		derived.configure(Map.of("schema.registry.url", this.registry.url(), "derive.type", true), false);
+		assertThat(derived.deserialize("orders", serializer.serialize("orders", order))).isEqualTo(order);
+		assertThat(derived.deserialize("orders", byRecord.serialize("orders", Envelope.getDefaultInstance())))
+			.isInstanceOf(Envelope.class);
 		assertThatExceptionOfType(ConfigException.class)
-			.isThrownBy(() -> new RegistryProtobufDeserializer<>().configure(
-					Map.of("schema.registry.url", this.registry.url(), "derive.type", true), false));
+			.isThrownBy(() -> new RegistryProtobufDeserializer<>().configure(Map.of("schema.registry.url",
+					this.registry.url(), "derive.type", true, "specific.protobuf.value.type", Order.class.getName()),
+					false))
+			.withMessageContaining("derive.type=true contradicts specific.protobuf.value.type");
 		assertThatExceptionOfType(ConfigException.class)
 			.isThrownBy(() -> new RegistryProtobufDeserializer<>().configure(Map.of("schema.registry.url",
 					this.registry.url(), "specific.protobuf.value.type", String.class.getName()), false))
 			.withMessageContaining("Not a generated Protobuf message class");
+	}
+
+	@Test
+	void readsEachMessageIntoTheGeneratedClassItsWriterNames() throws Exception {
+		ProtobufDeserializer<Message> derived = ProtobufDeserializer.specificByWriterName(this.client,
+				getClass().getClassLoader(), MAX, 8);
+		// As Confluent's clients register a file: its descriptor, whose options and name say where the class is.
+		long serialized = this.registry.register("orders-value", "PROTOBUF", this.orderDescriptor);
+		Order order = TestMessages.order();
+		assertThat(derived.deserialize(framed(hexId(serialized) + "0202", order))).isEqualTo(order);
+		assertThat(derived.deserialize(framed(hexId(serialized) + "040202", order.getLines(0))))
+			.isEqualTo(order.getLines(0));
+		// As Confluent's Java clients register it: the .proto text, its options kept.
+		long text = this.registry.register("orders-text", "PROTOBUF",
+				Files.readString(Path.of("src/test/protobuf/lockstep/test/orders.proto")));
+		assertThat(derived.deserialize(framed(hexId(text) + "00", Envelope.getDefaultInstance())))
+			.isInstanceOf(Envelope.class);
+		// java_outer_classname: the class nested in the outer class.
+		long corpus = this.registry.register("corpus-value", "PROTOBUF",
+				Base64.getEncoder().encodeToString(CorpusProto.getDescriptor().toProto().toByteArray()));
+		CorpusProto.Tag tag = CorpusProto.Tag.newBuilder().setName("t").build();
+		assertThat(derived.deserialize(framed(hexId(corpus) + "0202", tag))).isEqualTo(tag);
+	}
+
+	@Test
+	void refusesAWriterMessageWithoutItsOwnGeneratedClassAsInvalidData() {
+		ProtobufDeserializer<Message> derived = ProtobufDeserializer.specificByWriterName(this.client,
+				getClass().getClassLoader(), MAX, 8);
+		// Text printed without options (as Lockstep registered it before) names no file to derive from.
+		invalid(derived, framed(hexId(this.registry.register("a", "PROTOBUF", this.orderSchema)) + "00",
+				Envelope.getDefaultInstance()), "no java_outer_classname or java_multiple_files option and no file name");
+		invalid(derived, framed(hexId(this.registry.register("b", "PROTOBUF", "syntax = \"proto3\"; package nowhere; "
+				+ "option java_multiple_files = true; message Ghost {}")) + "00", Envelope.getDefaultInstance()),
+				"No generated class nowhere.Ghost of writer message nowhere.Ghost");
+		invalid(derived, framed(hexId(this.registry.register("c", "PROTOBUF", "syntax = \"proto3\"; package other; "
+				+ "option java_package = \"dev.lockstep.registry.protobuf.test\"; option java_multiple_files = true; "
+				+ "message Order {}")) + "00", Envelope.getDefaultInstance()),
+				"dev.lockstep.registry.protobuf.test.Order is a lockstep.test.Order, not the writer's other.Order");
+		invalid(derived, framed(hexId(this.registry.register("d", "PROTOBUF", "syntax = \"proto3\"; "
+				+ "option java_package = \"java.lang\"; option java_multiple_files = true; message String {}")) + "00",
+				Envelope.getDefaultInstance()), "java.lang.String, named by writer message String, is not a generated");
 	}
 
 	@Test
