@@ -31,8 +31,9 @@ import dev.lockstep.registry.protobuf.ProtoTokenizer.Token;
  * field's {@code packed}, {@code default}, {@code json_name} and {@code deprecated}, an
  * enum's {@code allow_alias} and a file's Java names ({@code java_package},
  * {@code java_outer_classname}, {@code java_multiple_files}: where a generated class is),
- * services, extensions and reserved ranges do not change how a message is read and are
- * skipped. Editions and proto2 groups are refused. Nesting is
+ * services, extensions declared inside a message and reserved ranges do not change how a
+ * message is read and are skipped; a file's own extensions and a message's extension
+ * ranges are kept. Editions and proto2 groups are refused. Nesting is
  * limited, so that hostile text cannot exhaust the stack.
  */
 final class ProtoParser {
@@ -115,7 +116,8 @@ final class ProtoParser {
 				case "option" -> fileOption(file);
 				case "message" -> file.addMessageType(message(1));
 				case "enum" -> file.addEnumType(enumeration());
-				case "service", "extend" -> {
+				case "extend" -> extend(file);
+				case "service" -> {
 					name();
 					skipBlock();
 				}
@@ -150,7 +152,11 @@ final class ProtoParser {
 						skipStatement();
 					}
 				}
-				case "extensions", "reserved" -> skipStatement();
+				case "extensions" -> {
+					next();
+					extensionRanges(message);
+				}
+				case "reserved" -> skipStatement();
 				case "message" -> {
 					next();
 					message.addNestedType(message(depth + 1));
@@ -292,6 +298,34 @@ final class ProtoParser {
 			// Message or enum: resolved when the descriptor is built.
 			field.setTypeName(type);
 		}
+	}
+
+	// A file's extensions of another message (custom options, proto2 extensions).
+	private void extend(FileDescriptorProto.Builder file) {
+		String extendee = name();
+		expect("{");
+		while (!accept("}")) {
+			if (!accept(";")) {
+				file.addExtension(field(label()).setExtendee(extendee));
+			}
+		}
+	}
+
+	// "extensions 100 to 199, 500 to max;": the numbers other files may extend the message with.
+	private void extensionRanges(DescriptorProto.Builder message) {
+		do {
+			int start = fieldNumber();
+			int end = start;
+			if (accept("to")) {
+				end = accept("max") ? 536_870_911 : fieldNumber();
+			}
+			message.addExtensionRange(DescriptorProto.ExtensionRange.newBuilder().setStart(start).setEnd(end + 1));
+		}
+		while (accept(","));
+		if (accept("[")) {
+			skipUntil("]");
+		}
+		expect(";");
 	}
 
 	// The options that say where protoc's Java classes of the file are; others skipped.

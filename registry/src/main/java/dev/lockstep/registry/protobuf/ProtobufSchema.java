@@ -7,28 +7,14 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
-import com.google.protobuf.AnyProto;
-import com.google.protobuf.ApiProto;
-import com.google.protobuf.DescriptorProtos;
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.DescriptorValidationException;
 import com.google.protobuf.Descriptors.FileDescriptor;
-import com.google.protobuf.DurationProto;
-import com.google.protobuf.EmptyProto;
-import com.google.protobuf.FieldMaskProto;
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.SourceContextProto;
-import com.google.protobuf.StructProto;
-import com.google.protobuf.TimestampProto;
-import com.google.protobuf.TypeProto;
-import com.google.protobuf.WrappersProto;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.SchemaReference;
 
@@ -36,22 +22,15 @@ import dev.lockstep.registry.SchemaReference;
  * A Protobuf schema as the registry holds it: one {@code .proto} file's text, and the
  * file descriptor it means. Made from a generated class's descriptor (to register or look
  * up) or parsed from a registry's text (a writer schema): {@code .proto} text, or a
- * base64 serialized {@code FileDescriptorProto} as Confluent's clients register it. Imports of Protobuf's well-known
- * types ({@code google/protobuf/timestamp.proto} and the like) are resolved from
- * protobuf-java itself; any other import is a schema reference, given as text when
- * parsing.
+ * base64 serialized {@code FileDescriptorProto} as Confluent's clients register it.
+ * Imports of known types ({@code google/protobuf/timestamp.proto}, {@code google/type/*},
+ * {@code confluent/meta.proto} and the like) are resolved from built-in descriptors; any
+ * other import is a schema reference, given as text when parsing.
  */
 public final class ProtobufSchema {
 
 	// The name of a schema's own file given as text, which names no file.
 	private static final String UNNAMED = "schema.proto";
-
-	private static final Map<String, FileDescriptor> WELL_KNOWN = Stream
-		.of(AnyProto.getDescriptor(), ApiProto.getDescriptor(), DescriptorProtos.getDescriptor(),
-				DurationProto.getDescriptor(), EmptyProto.getDescriptor(), FieldMaskProto.getDescriptor(),
-				SourceContextProto.getDescriptor(), StructProto.getDescriptor(), TimestampProto.getDescriptor(),
-				TypeProto.getDescriptor(), WrappersProto.getDescriptor())
-		.collect(Collectors.toUnmodifiableMap(FileDescriptor::getName, Function.identity()));
 
 	private final FileDescriptor file;
 
@@ -86,13 +65,15 @@ public final class ProtobufSchema {
 	}
 
 	/**
-	 * Return the files this schema's file imports that are not Protobuf's well-known
-	 * types: each is a schema reference, named by its import path.
+	 * Return the files this schema's file imports that are not known types (Protobuf's
+	 * well-known types, Google's common types, Confluent's {@code meta.proto} and
+	 * {@code decimal.proto}, as Confluent's {@code skip.known.types} skips them): each is a
+	 * schema reference, named by its import path.
 	 * @return the imported files, in import order
 	 */
 	public List<FileDescriptor> referencedFiles() {
 		return this.file.getDependencies().stream()
-			.filter((dependency) -> WELL_KNOWN.get(dependency.getName()) != dependency)
+			.filter((dependency) -> !KnownTypes.isKnown(dependency.getName()))
 			.toList();
 	}
 
@@ -101,7 +82,7 @@ public final class ProtobufSchema {
 	 * @param text the {@code .proto} text
 	 * @return the schema
 	 * @throws IllegalArgumentException when the text is no valid schema, or imports other
-	 * than well-known types
+	 * than known types
 	 */
 	public static ProtobufSchema parse(String text) {
 		return parse(text, Map.of());
@@ -111,8 +92,8 @@ public final class ProtobufSchema {
 	 * Parse a schema's text whose imports are given as texts, as a registry's schema
 	 * references give them.
 	 * @param text the {@code .proto} text
-	 * @param imports the text of each imported file by its import name; Protobuf's
-	 * well-known types need none
+	 * @param imports the text of each imported file by its import name; known types need
+	 * none (and a copy given is not read)
 	 * @return the schema
 	 * @throws IllegalArgumentException when the text is no valid schema, an import is
 	 * missing, or imports nest deeper than 32 files or form a cycle
@@ -131,7 +112,8 @@ public final class ProtobufSchema {
 		importing.push(proto.getName());
 		List<FileDescriptor> dependencies = new ArrayList<>();
 		for (String dependency : proto.getDependencyList()) {
-			FileDescriptor known = WELL_KNOWN.get(dependency);
+			// A known type from its built-in descriptor, whatever copy the registry holds.
+			FileDescriptor known = KnownTypes.file(dependency);
 			if (known == null) {
 				known = built.get(dependency);
 			}
@@ -139,7 +121,7 @@ public final class ProtobufSchema {
 				String imported = imports.get(dependency);
 				if (imported == null) {
 					throw new IllegalArgumentException("The schema imports " + dependency
-							+ ", which is no schema reference of it and no well-known type");
+							+ ", which is no schema reference of it and no known type");
 				}
 				if (importing.contains(dependency)) {
 					throw new IllegalArgumentException("Imports form a cycle through " + dependency);

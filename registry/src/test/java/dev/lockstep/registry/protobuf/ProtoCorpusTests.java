@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import com.google.protobuf.DescriptorProtos.FileOptions;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
@@ -65,6 +66,30 @@ class ProtoCorpusTests {
 		}
 		assertThat(parsed.getEnumTypes()).extracting((type) -> type.toProto().getValueList())
 			.isEqualTo(compiled.getEnumTypes().stream().map((type) -> type.toProto().getValueList()).toList());
+		// Where protoc's Java classes are, and the file's own extensions.
+		FileOptions javaNames = javaNames(compiled.getOptions());
+		assertThat(parsed.getOptions()).isEqualTo(javaNames);
+		assertThat(parsed.getExtensions()).extracting(ProtoCorpusTests::extension)
+			.isEqualTo(compiled.getExtensions().stream().map(ProtoCorpusTests::extension).toList());
+	}
+
+	private static String extension(FieldDescriptor extension) {
+		return extension.getContainingType().getFullName() + " " + extension.toProto().getLabel() + " "
+				+ extension.getType() + " " + extension.getName() + " = " + extension.getNumber();
+	}
+
+	private static FileOptions javaNames(FileOptions options) {
+		FileOptions.Builder names = FileOptions.newBuilder();
+		if (options.hasJavaPackage()) {
+			names.setJavaPackage(options.getJavaPackage());
+		}
+		if (options.hasJavaOuterClassname()) {
+			names.setJavaOuterClassname(options.getJavaOuterClassname());
+		}
+		if (options.hasJavaMultipleFiles()) {
+			names.setJavaMultipleFiles(options.getJavaMultipleFiles());
+		}
+		return names.build();
 	}
 
 	// An enum default by its full name: each file's descriptor has its own value objects.
@@ -103,6 +128,8 @@ class ProtoCorpusTests {
 				assertThat(field.getEnumType().getFullName()).as(what).isEqualTo(expected.getEnumType().getFullName());
 			}
 		}
+		assertThat(parsed.toProto().getExtensionRangeList()).as(compiled.getFullName())
+			.isEqualTo(compiled.toProto().getExtensionRangeList());
 		assertThat(parsed.getNestedTypes()).as(compiled.getFullName()).hasSameSizeAs(compiled.getNestedTypes());
 		for (int i = 0; i < compiled.getNestedTypes().size(); i++) {
 			assertSameMessage(parsed.getNestedTypes().get(i), compiled.getNestedTypes().get(i));
