@@ -213,13 +213,31 @@ public final class ProtobufSchema {
 
 	/**
 	 * Return the schema as Confluent's clients register it: the file's descriptor,
-	 * serialized and base64 encoded, with references to its imports.
+	 * serialized and base64 encoded, with references to its imports. A field's JSON name is
+	 * kept only where the file sets its own: the descriptors protoc generates for Java and
+	 * Python carry none, protobuf-java's own descriptors of the well-known types carry every
+	 * field's, and the same file must register as the same bytes from any of them.
 	 * @param references one reference per {@linkplain #referencedFiles() imported file}
 	 * @return a {@code PROTOBUF} schema of the serialized descriptor and these references
 	 */
 	public RegistrySchema serializedRegistrySchema(List<SchemaReference> references) {
-		return new RegistrySchema(RegistrySchema.PROTOBUF,
-				Base64.getEncoder().encodeToString(this.file.toProto().toByteArray()), references);
+		FileDescriptorProto.Builder file = this.file.toProto().toBuilder();
+		file.getMessageTypeBuilderList().forEach(ProtobufSchema::clearDefaultJsonNames);
+		file.getExtensionBuilderList().forEach(ProtobufSchema::clearDefaultJsonName);
+		return new RegistrySchema(RegistrySchema.PROTOBUF, Base64.getEncoder().encodeToString(file.build().toByteArray()),
+				references);
+	}
+
+	private static void clearDefaultJsonNames(DescriptorProto.Builder message) {
+		message.getFieldBuilderList().forEach(ProtobufSchema::clearDefaultJsonName);
+		message.getExtensionBuilderList().forEach(ProtobufSchema::clearDefaultJsonName);
+		message.getNestedTypeBuilderList().forEach(ProtobufSchema::clearDefaultJsonNames);
+	}
+
+	private static void clearDefaultJsonName(FieldDescriptorProto.Builder field) {
+		if (field.getJsonName().equals(ProtoParser.camel(field.getName(), false))) {
+			field.clearJsonName();
+		}
 	}
 
 	/**

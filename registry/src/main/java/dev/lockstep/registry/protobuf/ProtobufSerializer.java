@@ -76,9 +76,10 @@ public final class ProtobufSerializer<T extends Message> {
 	 * @param descriptor the generated type's descriptor
 	 * @param idSource how the schema id is found; {@link SchemaIdSource#AUTO_REGISTER}
 	 * registers the type's file as Confluent's clients do (the serialized descriptor, each
-	 * import a reference); {@link SchemaIdSource#LOOKUP} finds it in that form or as
-	 * .proto text; with {@link SchemaIdSource#LATEST_VERSION} the latest version
-	 * must be the type's own file
+	 * import a reference); {@link SchemaIdSource#LOOKUP} finds it in that form, as
+	 * .proto text, or with its known types as references (Python clients before 1.8.2);
+	 * with {@link SchemaIdSource#LATEST_VERSION} the latest version must be the type's own
+	 * file
 	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
 	 * @return the serializer
 	 * @throws IllegalArgumentException when the type's file cannot be a registry schema
@@ -95,52 +96,70 @@ public final class ProtobufSerializer<T extends Message> {
 		ProtobufSchema schema = ProtobufSchema.of(descriptor);
 		long id = switch (idSource) {
 			case LOOKUP -> lookup(client, subject, schema);
-			case AUTO_REGISTER -> client.register(subject, withReferences(client, schema, true, true));
+			case AUTO_REGISTER -> client.register(subject, withReferences(client, schema, true, Form.DESCRIPTOR));
 			case LATEST_VERSION -> latestId(client, client.latestSubjectVersion(subject), schema);
 		};
 		return new ProtobufSerializer<>(descriptor, schema, WriterSchemas.writable(client, subject, id), maxBytes);
 	}
 
-	// As Confluent's clients and Lockstep register it (the serialized descriptor), else as
-	// .proto text (as Lockstep registered it before): a registry comparing texts finds each
-	// only in its own form.
+	/** The forms a file may have been registered in, in the order a look-up tries them. */
+	private enum Form {
+
+		/** The serialized descriptor, as Confluent's clients and Lockstep register it. */
+		DESCRIPTOR,
+
+		/** {@code .proto} text, as Lockstep registered it before. */
+		TEXT,
+
+		/** The serialized descriptor with known types as references, as Python clients before 1.8.2 do. */
+		DESCRIPTOR_KNOWN_TYPES_REFERENCED
+
+	}
+
+	// A registry comparing texts finds each form only as it was registered.
 	private static long lookup(RegistryClient client, String subject, ProtobufSchema schema) {
-		try {
-			return client.lookup(subject, withReferences(client, schema, false, true));
-		}
-		catch (RegistryException notSerialized) {
-			if (notSerialized.statusCode() != 404) {
-				throw notSerialized;
+		boolean importsKnownTypes = schema.file().getDependencies().size() > schema.referencedFiles().size();
+		RegistryException notFound = null;
+		for (Form form : Form.values()) {
+			if (form == Form.DESCRIPTOR_KNOWN_TYPES_REFERENCED && !importsKnownTypes) {
+				break;
 			}
 			try {
-				return client.lookup(subject, withReferences(client, schema, false, false));
+				return client.lookup(subject, withReferences(client, schema, false, form));
 			}
-			catch (RegistryException notPrinted) {
-				if (notPrinted.statusCode() != 404) {
+			catch (RegistryException ex) {
+				if (ex.statusCode() != 404) {
 					// The registry failed: that, not "not found", is what the caller must see.
-					throw notPrinted;
+					throw ex;
 				}
-				notSerialized.addSuppressed(notPrinted);
-				throw notSerialized;
+				if (notFound == null) {
+					notFound = ex;
+				}
+				else {
+					notFound.addSuppressed(ex);
+				}
 			}
 		}
+		throw notFound;
 	}
 
 	// Each imported file is a reference to the subject named by its import path, as
 	// Confluent's default reference subject names it: registered (or looked up) first.
 	private static RegistrySchema withReferences(RegistryClient client, ProtobufSchema schema, boolean register,
-			boolean serialized) {
+			Form form) {
 		List<SchemaReference> references = new ArrayList<>();
-		for (FileDescriptor imported : schema.referencedFiles()) {
+		List<FileDescriptor> imports = (form == Form.DESCRIPTOR_KNOWN_TYPES_REFERENCED)
+				? schema.file().getDependencies() : schema.referencedFiles();
+		for (FileDescriptor imported : imports) {
 			ProtobufSchema importedSchema = ProtobufSchema.of(imported);
-			RegistrySchema registrySchema = withReferences(client, importedSchema, register, serialized);
+			RegistrySchema registrySchema = withReferences(client, importedSchema, register, form);
 			if (register) {
 				client.register(imported.getName(), registrySchema);
 			}
 			SubjectVersion version = client.lookupVersion(imported.getName(), registrySchema);
 			references.add(new SchemaReference(imported.getName(), imported.getName(), version.version()));
 		}
-		return serialized ? schema.serializedRegistrySchema(references) : schema.registrySchema(references);
+		return (form == Form.TEXT) ? schema.registrySchema(references) : schema.serializedRegistrySchema(references);
 	}
 
 	/**

@@ -79,6 +79,10 @@ class ConfluentPythonVectorsTests {
 			.setId("i-1")
 			.setTotal(Money.newBuilder().setCurrency("EUR").setCents(990))
 			.build());
+		// A look-up finds 1.7's registration, its well-known import a reference, in its third form.
+		assertThat(ProtobufSerializer.of(this.client, "orders-value", Order.getDescriptor()).schemaId())
+			.isEqualTo(registered("orders-value").path("id").asLong());
+		assertThat(this.registry.requestCount("POST /subjects/orders-value")).isEqualTo(3);
 		// 1.7 writes indexes other than [0] as unsigned varints: refused, the format named.
 		for (String message : List.of("lockstep.test.Order", "lockstep.test.Order.Line")) {
 			assertThatExceptionOfType(InvalidDataException.class).as(message)
