@@ -55,10 +55,11 @@ public class RegistryProtobufDeserializer<T extends Message> implements Deserial
 	public void configure(Map<String, ?> configs, boolean isKey) {
 		this.isKey = isKey;
 		RegistrySerdeConfig config = RegistrySerdeConfig.of(configs, isKey);
+		boolean deriveType = config.deriveType();
 		if (this.client == null) {
 			this.client = config.createClient();
 		}
-		if (config.deriveType()) {
+		if (deriveType) {
 			this.deserializer = (ProtobufDeserializer<T>) ProtobufDeserializer.specificByWriterName(this.client,
 					ClassLoaders.contextOrLockstep(), config.maxMessageBytes(), config.cacheCapacity());
 			return;

@@ -95,8 +95,10 @@ final class KnownTypes {
 	static FileDescriptor file(String name) {
 		FileDescriptor file = FILES.get(name);
 		if (file == null && name.startsWith(COMMON_TYPES)) {
+			boolean present = FILES.keySet().stream().anyMatch((known) -> known.startsWith(COMMON_TYPES));
 			throw new IllegalArgumentException("The schema imports " + name + ", one of Google's common types, "
-					+ "which Lockstep reads from " + COMMON_PROTOS + ": add it to the class path");
+					+ (present ? "which " + COMMON_PROTOS + " on the class path does not hold (a newer version may)"
+							: "which Lockstep reads from " + COMMON_PROTOS + ": add it to the class path"));
 		}
 		return file;
 	}

@@ -2,14 +2,11 @@ package dev.lockstep.registry.protobuf;
 
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
@@ -25,9 +22,10 @@ import com.google.protobuf.TextFormat;
  * {@link ProtoParser} reads back into the same messages. Type names are written fully
  * qualified, so that the text means one thing wherever it is read; nested types keep the
  * descriptor's order, a map's entry type written out as protoc makes it (message indexes
- * count it). File options (Java package names and the like) and reserved ranges are left
- * out, as they do not change the wire format; extension ranges and a file's extensions are
- * written.
+ * count it). File options (Java package names and the like), reserved and extension
+ * ranges and a file's extensions are left out, as they do not change how a message is
+ * read: the print is the schema's meaning, and a registry's text compared with it stays
+ * the same across Lockstep versions.
  */
 final class ProtoPrinter {
 
@@ -70,16 +68,6 @@ final class ProtoPrinter {
 			this.out.append('\n');
 			enumeration(enumeration, "");
 		}
-		// The file's extensions, one block per extended message in the order first extended.
-		Map<Descriptor, List<FieldDescriptor>> extensions = new LinkedHashMap<>();
-		file.getExtensions()
-			.forEach((extension) -> extensions.computeIfAbsent(extension.getContainingType(), (key) -> new ArrayList<>())
-				.add(extension));
-		extensions.forEach((extendee, fields) -> {
-			this.out.append("\nextend .").append(extendee.getFullName()).append(" {\n");
-			fields.forEach((field) -> field(field, "  "));
-			this.out.append("}\n");
-		});
 	}
 
 	private void message(Descriptor message, String indent) {
@@ -101,13 +89,6 @@ final class ProtoPrinter {
 				}
 				this.out.append(inner).append("}\n");
 			}
-		}
-		for (DescriptorProto.ExtensionRange range : message.toProto().getExtensionRangeList()) {
-			this.out.append(inner).append("extensions ").append(range.getStart());
-			if (range.getEnd() - 1 != range.getStart()) {
-				this.out.append(" to ").append(range.getEnd() - 1);
-			}
-			this.out.append(";\n");
 		}
 		// In the descriptor's order, map entries included: message indexes are positions in it.
 		for (Descriptor nested : message.getNestedTypes()) {

@@ -99,9 +99,9 @@ public final class ProtobufSchema {
 	 * missing, or imports nest deeper than 32 files or form a cycle
 	 */
 	public static ProtobufSchema parse(String text, Map<String, String> imports) {
-		FileDescriptorProto root = fileProto(null, text);
-		FileDescriptor file = build(root, imports, new HashMap<>(), new ArrayDeque<>());
-		return new ProtobufSchema(file, text, !root.getName().equals(UNNAMED));
+		FileRead root = fileProto(null, text);
+		FileDescriptor file = build(root.proto(), imports, new HashMap<>(), new ArrayDeque<>());
+		return new ProtobufSchema(file, text, root.serialized());
 	}
 
 	private static FileDescriptor build(FileDescriptorProto proto, Map<String, String> imports,
@@ -126,7 +126,7 @@ public final class ProtobufSchema {
 				if (importing.contains(dependency)) {
 					throw new IllegalArgumentException("Imports form a cycle through " + dependency);
 				}
-				known = build(fileProto(dependency, imported), imports, built, importing);
+				known = build(fileProto(dependency, imported).proto(), imports, built, importing);
 				built.put(dependency, known);
 			}
 			dependencies.add(known);
@@ -146,9 +146,9 @@ public final class ProtobufSchema {
 	 * tried first; an imported file takes the name it is imported by, the schema's own file
 	 * keeps a descriptor's name (text has none: {@value #UNNAMED}).
 	 */
-	private static FileDescriptorProto fileProto(String importedAs, String text) {
+	private static FileRead fileProto(String importedAs, String text) {
 		try {
-			return ProtoParser.parse((importedAs != null) ? importedAs : UNNAMED, text);
+			return new FileRead(ProtoParser.parse((importedAs != null) ? importedAs : UNNAMED, text), false);
 		}
 		catch (IllegalArgumentException notText) {
 			FileDescriptorProto serialized = serialized(text);
@@ -159,8 +159,13 @@ public final class ProtobufSchema {
 				throw new IllegalArgumentException("Protobuf editions are not supported; use syntax proto2 or proto3");
 			}
 			serialized.getMessageTypeList().forEach((message) -> refuseGroupsAndDeepNesting(message, 1));
-			return (importedAs != null) ? serialized.toBuilder().setName(importedAs).build() : serialized;
+			return new FileRead((importedAs != null) ? serialized.toBuilder().setName(importedAs).build() : serialized,
+					true);
 		}
+	}
+
+	/** A file read from a registry's text, and whether it was a serialized descriptor (which names its file). */
+	private record FileRead(FileDescriptorProto proto, boolean serialized) {
 	}
 
 	// What the .proto reader refuses, refused of a serialized descriptor too.
@@ -187,8 +192,9 @@ public final class ProtobufSchema {
 	}
 
 	/**
-	 * Return the schema's text.
-	 * @return the {@code .proto} text
+	 * Return the schema's text: as parsed (the registry's {@code .proto} text or base64
+	 * descriptor), or, for a generated file, Lockstep's print of it.
+	 * @return the text
 	 */
 	public String text() {
 		return this.text;
@@ -216,7 +222,8 @@ public final class ProtobufSchema {
 	 * serialized and base64 encoded, with references to its imports. A field's JSON name is
 	 * kept only where the file sets its own: the descriptors protoc generates for Java and
 	 * Python carry none, protobuf-java's own descriptors of the well-known types carry every
-	 * field's, and the same file must register as the same bytes from any of them.
+	 * field's, and the same file must register as the same bytes from any of them (a
+	 * {@code json_name} written out equal to the default is left out too).
 	 * @param references one reference per {@linkplain #referencedFiles() imported file}
 	 * @return a {@code PROTOBUF} schema of the serialized descriptor and these references
 	 */

@@ -2,7 +2,9 @@ package dev.lockstep.registry.protobuf;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
@@ -77,7 +79,8 @@ public final class ProtobufSerializer<T extends Message> {
 	 * @param idSource how the schema id is found; {@link SchemaIdSource#AUTO_REGISTER}
 	 * registers the type's file as Confluent's clients do (the serialized descriptor, each
 	 * import a reference); {@link SchemaIdSource#LOOKUP} finds it in that form, as
-	 * .proto text, or with its known types as references (Python clients before 1.8.2);
+	 * .proto text, or with known types as references (as Confluent's Python client
+	 * registers them);
 	 * with {@link SchemaIdSource#LATEST_VERSION} the latest version must be the type's own
 	 * file
 	 * @param maxBytes the largest framed message produced, 5 bytes to 1 GiB
@@ -105,24 +108,39 @@ public final class ProtobufSerializer<T extends Message> {
 	/** The forms a file may have been registered in, in the order a look-up tries them. */
 	private enum Form {
 
-		/** The serialized descriptor, as Confluent's clients and Lockstep register it. */
+		/** The serialized descriptor, known types skipped: Confluent's Java clients and Lockstep. */
 		DESCRIPTOR,
 
-		/** {@code .proto} text, as Lockstep registered it before. */
+		/** {@code .proto} text, known types skipped: Lockstep before it registered descriptors. */
 		TEXT,
 
-		/** The serialized descriptor with known types as references, as Python clients before 1.8.2 do. */
-		DESCRIPTOR_KNOWN_TYPES_REFERENCED
+		/** The serialized descriptor, every import a reference: Confluent's Python client by default. */
+		DESCRIPTOR_EVERY_IMPORT_REFERENCED,
+
+		/** The serialized descriptor, {@code google/protobuf/*} skipped: that client with {@code skip.known.types}. */
+		DESCRIPTOR_PROTOBUF_TYPES_SKIPPED;
+
+		boolean references(String imported) {
+			return switch (this) {
+				case DESCRIPTOR, TEXT -> !KnownTypes.isKnown(imported);
+				case DESCRIPTOR_EVERY_IMPORT_REFERENCED -> true;
+				case DESCRIPTOR_PROTOBUF_TYPES_SKIPPED -> !imported.startsWith("google/protobuf/");
+			};
+		}
 
 	}
 
-	// A registry comparing texts finds each form only as it was registered.
+	// A registry comparing texts finds each form only as it was registered; a form that
+	// would send what an earlier one sent is not tried.
 	private static long lookup(RegistryClient client, String subject, ProtobufSchema schema) {
-		boolean importsKnownTypes = schema.file().getDependencies().size() > schema.referencedFiles().size();
+		Set<String> knownImports = new HashSet<>();
+		knownImports(schema.file(), knownImports, new HashSet<>());
 		RegistryException notFound = null;
 		for (Form form : Form.values()) {
-			if (form == Form.DESCRIPTOR_KNOWN_TYPES_REFERENCED && !importsKnownTypes) {
-				break;
+			if ((form == Form.DESCRIPTOR_EVERY_IMPORT_REFERENCED && knownImports.isEmpty())
+					|| (form == Form.DESCRIPTOR_PROTOBUF_TYPES_SKIPPED
+							&& knownImports.stream().allMatch((name) -> !form.references(name)))) {
+				continue;
 			}
 			try {
 				return client.lookup(subject, withReferences(client, schema, false, form));
@@ -143,14 +161,28 @@ public final class ProtobufSerializer<T extends Message> {
 		throw notFound;
 	}
 
-	// Each imported file is a reference to the subject named by its import path, as
-	// Confluent's default reference subject names it: registered (or looked up) first.
+	// The known types a file imports, directly or through its imports.
+	private static void knownImports(FileDescriptor file, Set<String> known, Set<String> visited) {
+		for (FileDescriptor imported : file.getDependencies()) {
+			if (visited.add(imported.getName())) {
+				if (KnownTypes.isKnown(imported.getName())) {
+					known.add(imported.getName());
+				}
+				knownImports(imported, known, visited);
+			}
+		}
+	}
+
+	// Each imported file the form references is a reference to the subject named by its
+	// import path, as Confluent's default reference subject names it: registered (or
+	// looked up) first.
 	private static RegistrySchema withReferences(RegistryClient client, ProtobufSchema schema, boolean register,
 			Form form) {
 		List<SchemaReference> references = new ArrayList<>();
-		List<FileDescriptor> imports = (form == Form.DESCRIPTOR_KNOWN_TYPES_REFERENCED)
-				? schema.file().getDependencies() : schema.referencedFiles();
-		for (FileDescriptor imported : imports) {
+		for (FileDescriptor imported : schema.file().getDependencies()) {
+			if (!form.references(imported.getName())) {
+				continue;
+			}
 			ProtobufSchema importedSchema = ProtobufSchema.of(imported);
 			RegistrySchema registrySchema = withReferences(client, importedSchema, register, form);
 			if (register) {

@@ -1,5 +1,8 @@
 package dev.lockstep.registry.protobuf;
 
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.DescriptorProtos.MethodDescriptorProto;
+import com.google.protobuf.DescriptorProtos.ServiceDescriptorProto;
 import com.google.protobuf.Descriptors.DescriptorValidationException;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import org.junit.jupiter.api.Test;
@@ -38,6 +41,19 @@ class JavaClassNamesTests {
 		// Case matters: caseY is no CaseY.
 		assertThat(JavaClassNames.of(file("case_y.proto", "syntax = \"proto3\"; package c; message caseY {}")
 			.findMessageTypeByName("caseY"), true)).isEqualTo("c.CaseY$caseY");
+	}
+
+	@Test
+	void aServiceOfTheOuterClassesNameAddsOuterClassToo() throws Exception {
+		// The .proto reader skips services: the service is added to its descriptor.
+		FileDescriptorProto proto = ProtoParser.parse("svc_z.proto", "syntax = \"proto3\"; package s; message M {}")
+			.toBuilder()
+			.addService(ServiceDescriptorProto.newBuilder()
+				.setName("SvcZ")
+				.addMethod(MethodDescriptorProto.newBuilder().setName("Get").setInputType(".s.M").setOutputType(".s.M")))
+			.build();
+		assertThat(JavaClassNames.of(FileDescriptor.buildFrom(proto, new FileDescriptor[0]).findMessageTypeByName("M"),
+				true)).isEqualTo("s.SvcZOuterClass$M");
 	}
 
 	@Test

@@ -81,7 +81,7 @@ class KnownTypesTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto3\"; import \"google/type/unheard_of.proto\";"))
 			.withMessageContaining("imports google/type/unheard_of.proto, one of Google's common types")
-			.withMessageContaining("com.google.api.grpc:proto-google-common-protos");
+			.withMessageContaining("com.google.api.grpc:proto-google-common-protos on the class path does not hold");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> ProtobufSchema.parse("syntax = \"proto3\"; import \"lockstep/missing.proto\";"))
 			.withMessageContaining("imports lockstep/missing.proto, which is no schema reference of it");

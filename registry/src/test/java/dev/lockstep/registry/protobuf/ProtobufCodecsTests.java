@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 import com.google.protobuf.Descriptors.Descriptor;
@@ -14,8 +15,10 @@ import com.google.protobuf.Message;
 import dev.lockstep.registry.InvalidDataException;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistryException;
+import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.SchemaIdSource;
+import dev.lockstep.registry.SchemaReference;
 import dev.lockstep.registry.WireFormat;
 import dev.lockstep.registry.kafka.RegistryProtobufDeserializer;
 import dev.lockstep.registry.kafka.RegistryProtobufSerializer;
@@ -131,6 +134,33 @@ class ProtobufCodecsTests {
 	}
 
 	@Test
+	void looksUpAFileConfluentsPythonClientRegisteredWithKnownImportsAsReferences() {
+		// Imports google/protobuf/timestamp.proto, and google/type/money.proto through line.proto.
+		String line = "syntax = \"proto3\"; package shop; import \"google/type/money.proto\"; "
+				+ "message Line { google.type.Money price = 1; }";
+		ProtobufSchema priced = ProtobufSchema.parse("syntax = \"proto3\"; package shop; "
+				+ "import \"google/protobuf/timestamp.proto\"; import \"shop/line.proto\"; "
+				+ "message Priced { google.protobuf.Timestamp at = 1; shop.Line line = 2; }",
+				Map.of("shop/line.proto", line));
+		// As that client registers with skip.known.types: google/protobuf/* skipped, every other import a reference.
+		RegistrySchema money = ProtobufSchema.of(com.google.type.MoneyProto.getDescriptor()).serializedRegistrySchema(List.of());
+		this.registry.register("google/type/money.proto", money);
+		List<SchemaReference> lineReferences = List.of(new SchemaReference("google/type/money.proto",
+				"google/type/money.proto", 1));
+		this.registry.register("shop/line.proto", ProtobufSchema.of(priced.file().getDependencies().get(1))
+			.serializedRegistrySchema(lineReferences));
+		long id = this.registry.register("priced-value", priced.serializedRegistrySchema(
+				List.of(new SchemaReference("shop/line.proto", "shop/line.proto", 1))));
+		assertThat(ProtobufSerializer.of(this.client, "priced-value", priced.file().findMessageTypeByName("Priced"))
+			.schemaId()).isEqualTo(id);
+		// The descriptor and the text miss at line.proto (registered with its reference), every import
+		// referenced misses at the timestamp subject (none), then this form finds both.
+		assertThat(this.registry.requestCount("POST /subjects/shop/line.proto")).isEqualTo(3);
+		assertThat(this.registry.requestCount("POST /subjects/google/protobuf/timestamp.proto")).isEqualTo(1);
+		assertThat(this.registry.requestCount("POST /subjects/priced-value")).isEqualTo(1);
+	}
+
+	@Test
 	void aRegistryFailingTheSecondLookUpIsReportedAsItselfNotAsNotFound() {
 		this.registry.failNext(1, 404, 40403);
 		this.registry.failNext(1, 503, 50301);
@@ -208,6 +238,22 @@ class ProtobufCodecsTests {
 		invalid(derived, framed(hexId(this.registry.register("d", "PROTOBUF", "syntax = \"proto3\"; "
 				+ "option java_package = \"java.lang\"; option java_multiple_files = true; message String {}")) + "00",
 				Envelope.getDefaultInstance()), "java.lang.String, named by writer message String, is not a generated");
+	}
+
+	@Test
+	void aClassLoadedForOneWriterIsCheckedAgainstEveryOther() throws Exception {
+		ProtobufDeserializer<Message> derived = ProtobufDeserializer.specificByWriterName(this.client,
+				getClass().getClassLoader(), MAX, 8);
+		long corpus = this.registry.register("corpus-value", "PROTOBUF",
+				Base64.getEncoder().encodeToString(CorpusProto.getDescriptor().toProto().toByteArray()));
+		CorpusProto.Tag tag = CorpusProto.Tag.newBuilder().setName("t").build();
+		assertThat(derived.deserialize(framed(hexId(corpus) + "0202", tag))).isEqualTo(tag);
+		// Another writer's other.Tag names the same class, which is no other.Tag.
+		long other = this.registry.register("other-value", "PROTOBUF", "syntax = \"proto2\"; package other; "
+				+ "option java_package = \"dev.lockstep.registry.protobuf.test.corpus\"; "
+				+ "option java_outer_classname = \"CorpusProto\"; message Entry {} message Tag {}");
+		invalid(derived, framed(hexId(other) + "0202", tag),
+				"CorpusProto$Tag is a lockstep.test.corpus.Tag, not the writer's other.Tag");
 	}
 
 	@Test
