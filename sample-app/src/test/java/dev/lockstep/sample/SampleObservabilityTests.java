@@ -172,6 +172,27 @@ class SampleObservabilityTests {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> metric("lockstep_worker_records_total", "outcome=\"processed\"") == processed + 1);
 		assertThat(json("/actuator/lockstep/normalizer").at("/status").asText()).isEqualTo("RUNNING");
+
+		// The operator's reset to the end, as documented: paused, order 11 arrives, the input
+		// moves past it (the committed offset moves), and after resuming only order 12 is processed.
+		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"pause\"}")).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> json("/actuator/lockstep/normalizer").at("/status").asText().equals("PAUSED"));
+		seed(new Order(11L, "paid", 11L));
+		long committed = committedOffset();
+		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"reset\",\"to\":\"yesterday\"}"))
+			.isEqualTo(400);
+		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"reset\",\"to\":\"end\"}")).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(30)).until(() -> committedOffset() > committed);
+		long reset = committedOffset();
+		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"resume\"}")).isEqualTo(200);
+		seed(new Order(12L, "paid", 12L));
+		await().atMost(Duration.ofSeconds(30)).until(() -> committedOffset() > reset);
+		assertThat(metric("lockstep_worker_records_total", "outcome=\"processed\"")).isEqualTo(processed + 2);
+	}
+
+	private long committedOffset() {
+		return json("/actuator/lockstep").at("/normalizer/slots/0/committedOffsets/cookbook-orders-0").asLong();
 	}
 
 	@Test

@@ -88,6 +88,15 @@ final class OpenTransaction implements Callback {
 		this.records++;
 	}
 
+	/**
+	 * Commit a partition's offset as an operator moved it, back or forward, rather than
+	 * past the records read.
+	 */
+	void movedTo(TopicPartition partition, long offset) {
+		this.nextOffsets.computeIfAbsent(partition, (key) -> new long[1])[0] = offset;
+		this.lastPartition = null;
+	}
+
 	boolean isDue(WorkerSettings.TransactionSizing sizing) {
 		return this.records >= sizing.maxRecords()
 				|| System.nanoTime() - this.startedNanos >= sizing.maxInterval().toNanos();

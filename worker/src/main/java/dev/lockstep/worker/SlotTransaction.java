@@ -114,6 +114,15 @@ final class SlotTransaction {
 		this.producer.send(record, begin());
 	}
 
+	/**
+	 * Open a transaction that commits offsets an operator moved partitions to.
+	 * @param offsets the next offset of each partition
+	 */
+	void moveOffsets(Map<TopicPartition, Long> offsets) {
+		OpenTransaction transaction = begin();
+		offsets.forEach(transaction::movedTo);
+	}
+
 	boolean isOpen() {
 		return this.open != null;
 	}

@@ -234,6 +234,22 @@ public final class Worker {
 	}
 
 	/**
+	 * Move the worker's input while it runs, as {@code kafka-consumer-groups
+	 * --reset-offsets} would with the group stopped: each slot applies the reset to the
+	 * partitions it owns at its next transaction boundary and logs what moved (a reset
+	 * asked again before a slot applied the last one replaces it there). Partitions other
+	 * instances of the group own are not moved by this one.
+	 * @param reset where to move, and who asked
+	 */
+	public void resetOffsets(OffsetReset reset) {
+		this.slots.forEach((slot) -> slot.requestReset(reset));
+		logger.warn(() -> "Worker " + this.settings.name() + ": " + reset.requestedBy() + " asked to reset offsets to "
+				+ reset.target() + ((reset.target() == OffsetReset.Target.TIMESTAMP) ? " " + reset.timestamp()
+						: (reset.target() == OffsetReset.Target.OFFSET) ? " " + reset.offset() : "")
+				+ (reset.partitions().isEmpty() ? "" : " for " + reset.partitions()));
+	}
+
+	/**
 	 * Skip, on purpose, the record each BLOCKED slot is held at: it is written to the
 	 * quarantine topic when one is configured, and its offset is committed inside a
 	 * transaction. Slots that are not blocked are left alone.

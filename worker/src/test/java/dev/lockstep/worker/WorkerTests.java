@@ -2,6 +2,7 @@ package dev.lockstep.worker;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -118,6 +119,59 @@ class WorkerTests {
 		if (groupType() == GroupType.CONSUMER) {
 			assertThat(cluster.level(ClusterFeatures.GROUP_VERSION)).isGreaterThanOrEqualTo((short) 1);
 		}
+	}
+
+	@Test
+	void anOperatorMovesARunningWorkersInputBackToATimeAndOnToTheEnd() {
+		kafka.createTopics(1, this.input, this.output);
+		Instant now = Instant.now();
+		kafka.produce(timed(1, 10, now.minus(Duration.ofHours(2))));
+		kafka.produce(timed(11, 20, now.minus(Duration.ofHours(1))));
+		Worker worker = start(settings(1, Bounds.NONE, Mode.BLOCK, new TransactionSizing(500, Duration.ofMillis(100))));
+		assertThat(kafka.readCommitted(this.output, 20)).hasSize(20);
+
+		// Back to 90 minutes ago: the ten orders since then again, nothing older.
+		worker.resetOffsets(OffsetReset.toTimestamp(now.minus(Duration.ofMinutes(90))).requestedBy("test"));
+		List<ConsumerRecord<byte[], byte[]>> again = kafka.readCommitted(this.output, 30);
+		assertThat(again.subList(20, 30)).extracting((record) -> key(record))
+			.containsExactlyElementsOf(keys(11, 20));
+
+		// Paused, orders 21..25 arrive; moved to the end, they are never processed, 26..27 are.
+		worker.pause();
+		await().atMost(Duration.ofSeconds(30)).until(() -> worker.state().status() == WorkerStatus.PAUSED);
+		kafka.produce(timed(21, 25, now));
+		TopicPartition partition = new TopicPartition(this.input, 0);
+		long end = kafka.endOffsets(this.input).get(0);
+		worker.resetOffsets(OffsetReset.toEnd().requestedBy("test"));
+		// Applied by the paused slot: the group's committed offset moved to the end.
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(kafka.committedOffsets(this.group).get(partition)).isEqualTo(end));
+		worker.resume();
+		kafka.produce(timed(26, 27, now));
+		List<ConsumerRecord<byte[], byte[]>> all = kafka.readCommitted(this.output, 32);
+		assertThat(all).hasSize(32);
+		assertThat(all.subList(30, 32)).extracting((record) -> key(record)).containsExactlyElementsOf(keys(26, 27));
+		// Committed: the group's offset is past every input, 21..25 included.
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(kafka.committedOffsets(this.group).get(partition))
+				.isEqualTo(kafka.endOffsets(this.input).get(0)));
+	}
+
+	private List<ProducerRecord<byte[], byte[]>> timed(int first, int last, Instant timestamp) {
+		List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+		for (int i = first; i <= last; i++) {
+			orders.add(new ProducerRecord<>(this.input, null, timestamp.toEpochMilli(), bytes("order-" + i),
+					ORDERS.encode(new Order((long) i, "paid", (long) i))));
+		}
+		return orders;
+	}
+
+	private static List<String> keys(int first, int last) {
+		List<String> keys = new ArrayList<>();
+		for (int i = first; i <= last; i++) {
+			keys.add("order-" + i);
+		}
+		return keys;
 	}
 
 	/** The seed's normalization: validate, upper-case the status. */

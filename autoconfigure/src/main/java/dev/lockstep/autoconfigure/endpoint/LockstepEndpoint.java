@@ -1,14 +1,24 @@
 package dev.lockstep.autoconfigure.endpoint;
 
+import java.security.Principal;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import dev.lockstep.worker.LockstepWorkers;
+import dev.lockstep.worker.OffsetReset;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerState;
+import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -57,13 +67,20 @@ public class LockstepEndpoint {
 	}
 
 	/**
-	 * Act on a worker: {@code pause}, {@code resume} or {@code skip}.
+	 * Act on a worker: {@code pause}, {@code resume}, {@code skip}, or {@code reset} its
+	 * input's offsets while it runs ({@link Worker#resetOffsets}).
 	 * @param name the worker's name
 	 * @param action the action
+	 * @param to for {@code reset}: {@code end}, a time (ISO-8601, such as
+	 * {@code 2026-12-06T09:00:00Z}) or an offset
+	 * @param partitions for {@code reset}: {@code topic:partition} pairs separated by
+	 * commas; every partition of the worker when absent
+	 * @param securityContext who asks, named in the log
 	 * @return what was done, or {@code null} (404) when there is no such worker
 	 */
 	@WriteOperation
-	public Map<String, Object> act(@Selector String name, String action) {
+	public Map<String, Object> act(@Selector String name, String action, @Nullable String to,
+			@Nullable String partitions, SecurityContext securityContext) {
 		Worker worker = this.workers.worker(name);
 		if (worker == null) {
 			return null;
@@ -78,8 +95,65 @@ public class LockstepEndpoint {
 				yield Map.of("worker", name, "action", "resume");
 			}
 			case "skip" -> Map.of("worker", name, "action", "skip", "skipping", worker.skipBlockedRecords());
-			default -> throw new IllegalArgumentException("Unknown action '" + action + "': use pause, resume or skip");
+			case "reset" -> {
+				Principal principal = securityContext.getPrincipal();
+				OffsetReset reset;
+				try {
+					reset = offsetReset(to, partitions);
+				}
+				catch (IllegalArgumentException ex) {
+					throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+				}
+				reset = reset.requestedBy((principal != null) ? principal.getName() : "an anonymous actuator request");
+				worker.resetOffsets(reset);
+				yield Map.of("worker", name, "action", "reset", "reset", reset);
+			}
+			default -> throw new IllegalArgumentException(
+					"Unknown action '" + action + "': use pause, resume, skip or reset");
 		};
+	}
+
+	/**
+	 * Read a reset's target and partitions as the endpoint takes them.
+	 * @param to {@code end}, an ISO-8601 time or an offset
+	 * @param partitions {@code topic:partition} pairs separated by commas, or {@code null}
+	 * @return the reset
+	 * @throws IllegalArgumentException for a value it cannot read
+	 */
+	static OffsetReset offsetReset(@Nullable String to, @Nullable String partitions) {
+		if (to == null || to.isBlank()) {
+			throw new IllegalArgumentException("reset needs 'to': end, a time such as 2026-12-06T09:00:00Z, or an offset");
+		}
+		OffsetReset reset;
+		if (to.equalsIgnoreCase("end")) {
+			reset = OffsetReset.toEnd();
+		}
+		else if (to.chars().allMatch(Character::isDigit)) {
+			reset = OffsetReset.toOffset(Long.parseLong(to));
+		}
+		else {
+			try {
+				reset = OffsetReset.toTimestamp(Instant.parse(to));
+			}
+			catch (DateTimeParseException ex) {
+				throw new IllegalArgumentException("'to' is " + to + ": use end, a time such as "
+						+ "2026-12-06T09:00:00Z, or an offset");
+			}
+		}
+		if (partitions == null || partitions.isBlank()) {
+			return reset;
+		}
+		List<TopicPartition> named = new ArrayList<>();
+		for (String pair : partitions.split(",")) {
+			int colon = pair.lastIndexOf(':');
+			if (colon <= 0 || colon == pair.length() - 1 || !pair.substring(colon + 1).strip().chars()
+				.allMatch(Character::isDigit)) {
+				throw new IllegalArgumentException("Partition '" + pair + "': use topic:partition, such as orders:0");
+			}
+			named.add(new TopicPartition(pair.substring(0, colon).strip(),
+					Integer.parseInt(pair.substring(colon + 1).strip())));
+		}
+		return reset.forPartitions(named);
 	}
 
 }
