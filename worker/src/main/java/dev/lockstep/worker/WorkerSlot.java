@@ -2,14 +2,8 @@ package dev.lockstep.worker;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
 
 import dev.lockstep.worker.SlotState.BlockedRecord;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
@@ -61,11 +55,9 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 
 	private final SlotProcessing processing;
 
+	private final SlotOffsetReset offsetReset;
+
 	private volatile boolean pauseRequested;
-
-	private final AtomicReference<OffsetReset> resetRequested = new AtomicReference<>();
-
-	private final RewindPoints rewindPoints;
 
 	// A one-shot run's budget is used up: commit, then stop.
 	private boolean finishing;
@@ -80,7 +72,6 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 		this.settings = settings;
 		SlotFailures failures = new SlotFailures(classifier, recoveryPolicy);
 		RewindPoints rewindPoints = new RewindPoints();
-		this.rewindPoints = rewindPoints;
 		this.monitor = monitor;
 		this.claims = new BudgetClaims(budget);
 		this.backOff = new BackOff(settings.recovery());
@@ -100,6 +91,8 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 				rewindPoints, monitor, this.consumers, listener);
 		this.poller = new SlotPoller(id, deadline, this.rebalance, rewindPoints, monitor, listener,
 				this.consumers);
+		this.offsetReset = new SlotOffsetReset(id, this.consumers, this, this.processing, rewindPoints,
+				this.transaction, this.commit);
 		monitor.inFlight(this.processing::inFlight);
 	}
 
@@ -108,7 +101,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 	}
 
 	void requestReset(OffsetReset reset) {
-		this.resetRequested.set(reset);
+		this.offsetReset.request(reset);
 	}
 
 	BlockedRecord requestSkip() {
@@ -167,7 +160,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 	 */
 	private void round() throws Exception {
 		applyPause();
-		applyReset();
+		this.offsetReset.apply();
 		if (!this.finishing && this.claims.isRunComplete()) {
 			// Another slot committed the run's last record: this one has nothing left to do.
 			this.finishing = true;
@@ -282,49 +275,6 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 			}
 			this.poller.pause(pause);
 		}
-	}
-
-	/**
-	 * Move the partitions an operator's reset names that this slot owns: what is done is
-	 * committed, the rest of their records in hand dropped, and the new offsets committed
-	 * in a transaction of their own.
-	 */
-	private void applyReset() throws Exception {
-		OffsetReset reset = this.resetRequested.getAndSet(null);
-		if (reset == null) {
-			return;
-		}
-		Consumer<byte[], byte[]> consumer = this.consumers.current();
-		Set<TopicPartition> partitions = reset.partitionsOf(consumer.assignment());
-		if (partitions.isEmpty()) {
-			logger.info(() -> this.id + " owns none of the partitions " + reset.requestedBy() + " reset");
-			return;
-		}
-		Map<TopicPartition, Long> from = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
-		Map<TopicPartition, Long> to;
-		try {
-			drain(partitions);
-			this.commit.commitIfOpen();
-			partitions.forEach((partition) -> from.put(partition, consumer.position(partition)));
-			to = reset.offsets(consumer, partitions);
-		}
-		catch (Exception ex) {
-			// Asked again after the slot recovers, unless a newer reset came meanwhile.
-			this.resetRequested.compareAndSet(null, reset);
-			throw ex;
-		}
-		this.processing.discard(partitions);
-		to.forEach((partition, offset) -> {
-			consumer.seek(partition, offset);
-			this.rewindPoints.assigned(partition, offset);
-		});
-		this.transaction.moveOffsets(to);
-		this.commit.commit();
-		logger.warn(() -> this.id + " offsets reset to " + reset.target() + " by " + reset.requestedBy() + ": "
-				+ from.entrySet()
-					.stream()
-					.map((moved) -> moved.getKey() + " " + moved.getValue() + " -> " + to.get(moved.getKey()))
-					.toList());
 	}
 
 	private void close() {
