@@ -185,6 +185,7 @@ class SampleObservabilityTests {
 		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"reset\",\"to\":\"end\"}")).isEqualTo(200);
 		await().atMost(Duration.ofSeconds(30)).until(() -> committedOffset() > committed);
 		long reset = committedOffset();
+		assertThat(metric("lockstep_worker_offset_resets_total", "target=\"end\"")).isOne();
 		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"resume\"}")).isEqualTo(200);
 		seed(new Order(12L, "paid", 12L));
 		await().atMost(Duration.ofSeconds(30)).until(() -> committedOffset() > reset);

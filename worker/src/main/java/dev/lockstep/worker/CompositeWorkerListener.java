@@ -99,4 +99,9 @@ public class CompositeWorkerListener implements WorkerListener {
 		this.listeners.forEach((listener) -> listener.rejected(worker, slot, record));
 	}
 
+	@Override
+	public void offsetsReset(String worker, int slot, OffsetReset reset, Map<TopicPartition, Long> moved) {
+		this.listeners.forEach((listener) -> listener.offsetsReset(worker, slot, reset, moved));
+	}
+
 }

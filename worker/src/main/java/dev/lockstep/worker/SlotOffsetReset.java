@@ -35,10 +35,12 @@ final class SlotOffsetReset {
 
 	private final SlotCommit commit;
 
+	private final WorkerListener listener;
+
 	private final AtomicReference<OffsetReset> requested = new AtomicReference<>();
 
 	SlotOffsetReset(SlotId id, SlotConsumers consumers, SlotRevocation revocation, SlotProcessing processing,
-			RewindPoints rewindPoints, SlotTransaction transaction, SlotCommit commit) {
+			RewindPoints rewindPoints, SlotTransaction transaction, SlotCommit commit, WorkerListener listener) {
 		this.id = id;
 		this.consumers = consumers;
 		this.revocation = revocation;
@@ -46,6 +48,7 @@ final class SlotOffsetReset {
 		this.rewindPoints = rewindPoints;
 		this.transaction = transaction;
 		this.commit = commit;
+		this.listener = listener;
 	}
 
 	/**
@@ -90,6 +93,12 @@ final class SlotOffsetReset {
 		});
 		this.transaction.moveOffsets(to);
 		this.commit.commit();
+		try {
+			this.listener.offsetsReset(this.id.worker(), this.id.index(), reset, Map.copyOf(to));
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> this.id + " listener failed on an offset reset");
+		}
 		logger.warn(() -> this.id + " offsets reset to " + reset.target() + " by " + reset.requestedBy() + ": "
 				+ from.entrySet()
 					.stream()

@@ -157,6 +157,16 @@ public interface WorkerListener {
 	}
 
 	/**
+	 * An operator's offset reset moved partitions this slot owns, and was committed.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param reset the reset, with who asked
+	 * @param moved each partition's next offset after the move
+	 */
+	default void offsetsReset(String worker, int slot, OffsetReset reset, Map<TopicPartition, Long> moved) {
+	}
+
+	/**
 	 * What one committed transaction held.
 	 *
 	 * @param processed input records processed by the processor

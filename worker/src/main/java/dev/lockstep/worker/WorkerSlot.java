@@ -92,7 +92,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 		this.poller = new SlotPoller(id, deadline, this.rebalance, rewindPoints, monitor, listener,
 				this.consumers);
 		this.offsetReset = new SlotOffsetReset(id, this.consumers, this, this.processing, rewindPoints,
-				this.transaction, this.commit);
+				this.transaction, this.commit, listener);
 		monitor.inFlight(this.processing::inFlight);
 	}
 

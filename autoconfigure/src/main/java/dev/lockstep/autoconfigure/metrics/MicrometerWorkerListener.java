@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 
 import dev.lockstep.worker.FailureCategory;
+import dev.lockstep.worker.OffsetReset;
 import dev.lockstep.worker.SlotState;
 import dev.lockstep.worker.WorkerListener;
 import io.micrometer.core.instrument.Counter;
@@ -165,6 +166,16 @@ public class MicrometerWorkerListener implements WorkerListener {
 	@Override
 	public void rejected(String worker, int slot, SlotState.BlockedRecord record) {
 		records(worker, "rejected").increment();
+	}
+
+	@Override
+	public void offsetsReset(String worker, int slot, OffsetReset reset, Map<TopicPartition, Long> moved) {
+		Counter.builder("lockstep.worker.offset.resets")
+			.description("Partitions an operator's offset reset moved, by target")
+			.tag("worker", worker)
+			.tag("target", reset.target().name().toLowerCase(Locale.ROOT))
+			.register(this.registry)
+			.increment(moved.size());
 	}
 
 	private Counter batches(String worker) {

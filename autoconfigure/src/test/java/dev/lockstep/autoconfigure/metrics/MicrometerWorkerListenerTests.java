@@ -1,11 +1,13 @@
 package dev.lockstep.autoconfigure.metrics;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.lockstep.worker.FailureCategory;
+import dev.lockstep.worker.OffsetReset;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerListener.CommitOutcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -64,6 +66,16 @@ class MicrometerWorkerListenerTests {
 		assertThat(count("lockstep.worker.recoveries", "category", "abortable")).isOne();
 		assertThat(count("lockstep.worker.records", "outcome", "rejected")).isOne();
 		assertThat(count("lockstep.worker.records", "outcome", "processed")).isZero();
+	}
+
+	@Test
+	void anOffsetResetCountsThePartitionsItMovedByTarget() {
+		this.listener.offsetsReset("orders", 0, OffsetReset.toEnd(),
+				Map.of(new TopicPartition("in", 0), 10L, new TopicPartition("in", 1), 12L));
+		this.listener.offsetsReset("orders", 1, OffsetReset.toTimestamp(Instant.EPOCH),
+				Map.of(new TopicPartition("in", 2), 0L));
+		assertThat(count("lockstep.worker.offset.resets", "target", "end")).isEqualTo(2);
+		assertThat(count("lockstep.worker.offset.resets", "target", "timestamp")).isOne();
 	}
 
 	@Test
