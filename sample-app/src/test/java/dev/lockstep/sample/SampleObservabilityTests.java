@@ -182,7 +182,9 @@ class SampleObservabilityTests {
 		long committed = committedOffset();
 		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"reset\",\"to\":\"yesterday\"}"))
 			.isEqualTo(400);
-		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"reset\",\"to\":\"end\"}")).isEqualTo(200);
+		assertThat(post("/actuator/lockstep/normalizer",
+				"{\"action\":\"reset\",\"to\":\"end\",\"partitions\":\"cookbook-orders:0\"}"))
+			.isEqualTo(200);
 		await().atMost(Duration.ofSeconds(30)).until(() -> committedOffset() > committed);
 		long reset = committedOffset();
 		assertThat(metric("lockstep_worker_offset_resets_total", "target=\"end\"")).isOne();

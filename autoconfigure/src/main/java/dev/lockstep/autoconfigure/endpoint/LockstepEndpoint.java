@@ -106,7 +106,9 @@ public class LockstepEndpoint {
 				}
 				reset = reset.requestedBy((principal != null) ? principal.getName() : "an anonymous actuator request");
 				worker.resetOffsets(reset);
-				yield Map.of("worker", name, "action", "reset", "reset", reset);
+				yield Map.of("worker", name, "action", "reset", "to", to, "partitions",
+						reset.partitions().stream().map(TopicPartition::toString).sorted().toList(), "requestedBy",
+						reset.requestedBy());
 			}
 			default -> throw new IllegalArgumentException(
 					"Unknown action '" + action + "': use pause, resume, skip or reset");
