@@ -494,6 +494,8 @@ public class LockstepProperties {
 
 		private final Recovery recovery = new Recovery();
 
+		private final Retry retry = new Retry();
+
 		/**
 		 * Stop once this many input records are committed (one-shot runs); 0 runs forever.
 		 */
@@ -650,6 +652,10 @@ public class LockstepProperties {
 
 		public Recovery getRecovery() {
 			return this.recovery;
+		}
+
+		public Retry getRetry() {
+			return this.retry;
 		}
 
 		public long getStopAfterRecords() {
@@ -882,6 +888,106 @@ public class LockstepProperties {
 
 		public void setStallAfter(int stallAfter) {
 			this.stallAfter = stallAfter;
+		}
+
+	}
+
+	/**
+	 * A budget of attempts for each record whose processor fails, then quarantine or block.
+	 */
+	public static class Retry {
+
+		/**
+		 * How many times a record is processed at most; 1 (the default) retries nothing.
+		 */
+		private int attempts = WorkerSettings.Retry.NONE.attempts();
+
+		/**
+		 * Wait before a record's second attempt.
+		 */
+		private Duration initialBackoff = WorkerSettings.Retry.NONE.initialBackoff();
+
+		/**
+		 * How much each further wait grows.
+		 */
+		private double multiplier = WorkerSettings.Retry.NONE.multiplier();
+
+		/**
+		 * Longest wait between two attempts of a record.
+		 */
+		private Duration maxBackoff = WorkerSettings.Retry.NONE.maxBackoff();
+
+		/**
+		 * Share of each wait varied at random, either way (0 to 1).
+		 */
+		private double jitter = WorkerSettings.Retry.NONE.jitter();
+
+		/**
+		 * What becomes of a record whose attempts are spent: quarantine (to the invalid input's
+		 * quarantine topic) or block.
+		 */
+		private WorkerSettings.InvalidInputPolicy.Mode exhausted = WorkerSettings.Retry.NONE.exhausted();
+
+		/**
+		 * Exception types retried, matched against the failure and its causes; empty: every
+		 * failure of the processor that is not invalid input.
+		 */
+		private List<Class<?>> retryOn = new ArrayList<>();
+
+		public int getAttempts() {
+			return this.attempts;
+		}
+
+		public void setAttempts(int attempts) {
+			this.attempts = attempts;
+		}
+
+		public Duration getInitialBackoff() {
+			return this.initialBackoff;
+		}
+
+		public void setInitialBackoff(Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public double getMultiplier() {
+			return this.multiplier;
+		}
+
+		public void setMultiplier(double multiplier) {
+			this.multiplier = multiplier;
+		}
+
+		public Duration getMaxBackoff() {
+			return this.maxBackoff;
+		}
+
+		public void setMaxBackoff(Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+		public double getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(double jitter) {
+			this.jitter = jitter;
+		}
+
+		public WorkerSettings.InvalidInputPolicy.Mode getExhausted() {
+			return this.exhausted;
+		}
+
+		public void setExhausted(WorkerSettings.InvalidInputPolicy.Mode exhausted) {
+			this.exhausted = exhausted;
+		}
+
+		public List<Class<?>> getRetryOn() {
+			return this.retryOn;
+		}
+
+		public void setRetryOn(List<Class<?>> retryOn) {
+			this.retryOn = retryOn;
 		}
 
 	}

@@ -81,6 +81,7 @@ final class WorkerDeclarations {
 		refuseIf(!(guard.getMaxRatio() > 0 && guard.getMaxRatio() <= 1), prefix + ".invalid-input.guard.max-ratio",
 				"must be above 0 and at most 1");
 		refuseIf(worker.getRecovery().getStallAfter() < 1, prefix + ".recovery.stall-after", "must be at least 1");
+		checkRetry(prefix + ".retry", worker.getRetry(), invalidInput);
 		Integer maxInFlight = worker.getMaxInFlight();
 		if (maxInFlight != null && worker.getOrdering() == WorkerSettings.Ordering.PARTITION) {
 			throw new LockstepConfigurationException(prefix + ".max-in-flight", null,
@@ -101,6 +102,28 @@ final class WorkerDeclarations {
 		validator.checkWorkerConsumer(name, new HashMap<>(worker.getConsumer()));
 		validator.checkTransactionalProducer("worker '" + name + "'", prefix + ".producer",
 				new HashMap<>(worker.getProducer()));
+	}
+
+	private static void checkRetry(String prefix, LockstepProperties.Retry retry,
+			LockstepProperties.InvalidInput invalidInput) {
+		refuseIf(retry.getAttempts() < 1, prefix + ".attempts", "must be at least 1");
+		refuseIf(retry.getInitialBackoff().isNegative(), prefix + ".initial-backoff", "must not be negative");
+		refuseIf(retry.getMaxBackoff().compareTo(retry.getInitialBackoff()) < 0, prefix + ".max-backoff",
+				"must be at least the initial backoff");
+		refuseIf(!(retry.getMultiplier() >= 1), prefix + ".multiplier", "must be at least 1");
+		refuseIf(!(retry.getJitter() >= 0 && retry.getJitter() <= 1), prefix + ".jitter", "must be from 0 to 1");
+		for (Class<?> type : retry.getRetryOn()) {
+			if (!Throwable.class.isAssignableFrom(type)) {
+				throw new LockstepConfigurationException(prefix + ".retry-on", type.getName(),
+						"only exceptions are retried", "Name exception types.");
+			}
+		}
+		if (retry.getAttempts() > 1 && retry.getExhausted() == WorkerSettings.InvalidInputPolicy.Mode.QUARANTINE
+				&& (invalidInput.getQuarantineTopic() == null || invalidInput.getQuarantineTopic().isBlank())) {
+			throw new LockstepConfigurationException(prefix + ".exhausted", "quarantine",
+					"records whose retries are spent go to the invalid input's quarantine topic, and none is set",
+					"Set the worker's invalid-input.quarantine-topic, or use block.");
+		}
 	}
 
 	private static void refuseIf(boolean refused, String property, String reason) {

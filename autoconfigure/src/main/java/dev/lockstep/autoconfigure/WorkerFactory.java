@@ -155,6 +155,7 @@ class WorkerFactory {
 							invalidInput.getGuard().getMaxRatio())))
 			.recovery(new WorkerSettings.Recovery(worker.getRecovery().getInitialBackoff(),
 					worker.getRecovery().getMaxBackoff(), worker.getRecovery().getStallAfter()))
+			.retry(retry(worker.getRetry()))
 			.bounds(new WorkerSettings.Bounds(worker.getStopAfterRecords(), worker.getIdleTimeout()))
 			.shutdownTimeout(worker.getShutdownTimeout())
 			.ordering(worker.getOrdering())
@@ -191,6 +192,16 @@ class WorkerFactory {
 	 * static member's id (its slot's transactional id) must be one Kafka accepts as a
 	 * group.instance.id.
 	 */
+
+	private static WorkerSettings.Retry retry(LockstepProperties.Retry retry) {
+		// Each a Throwable: checked with the declarations.
+		List<Class<? extends Throwable>> retryOn = retry.getRetryOn()
+			.stream()
+			.<Class<? extends Throwable>>map((type) -> type.asSubclass(Throwable.class))
+			.toList();
+		return new WorkerSettings.Retry(retry.getAttempts(), retry.getInitialBackoff(), retry.getMultiplier(),
+				retry.getMaxBackoff(), retry.getJitter(), retry.getExhausted(), retryOn);
+	}
 	private WorkerSettings.Membership membership(String prefix, LockstepProperties.Worker worker,
 			Map<String, Object> consumer, String transactionalId) {
 		boolean staticMembers = (worker.getStaticMembership() != null) ? worker.getStaticMembership()

@@ -15,11 +15,11 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.springframework.core.log.LogAccessor;
 
 /**
- * Decides what becomes of a record that can never be processed, and does it: skipped on
- * an operator's request or quarantined, each added to the open transaction; or blocked
- * at, shown in health and announced until the record is skipped or the slot processes it.
- * Under quarantine, a slot whose recent records are mostly invalid blocks instead (the
- * {@link InvalidInputPolicy.QuarantineGuard}).
+ * Decides what becomes of a record that can never be processed, or whose retry budget is
+ * spent, and does it: skipped on an operator's request or quarantined, each added to the
+ * open transaction; or blocked at, shown in health and announced until the record is
+ * skipped or the slot processes it. Under quarantine, a slot whose recent records mostly
+ * failed blocks instead (the {@link InvalidInputPolicy.QuarantineGuard}).
  */
 final class InvalidInputHandler {
 
@@ -112,22 +112,41 @@ final class InvalidInputHandler {
 	}
 
 	/**
-	 * Handle an invalid record inside the open transaction.
+	 * Handle an invalid record inside the open transaction, as the invalid-input policy says.
 	 * @param record the record, failed as invalid input
 	 * @param transaction the slot's transaction
 	 * @return what the slot does next
 	 */
 	Outcome invalid(ProcessedRecord record, SlotTransaction transaction) {
+		return setAside(record, this.policy.mode(), null, transaction);
+	}
+
+	/**
+	 * Handle a record whose retry budget is spent inside the open transaction, as the
+	 * budget says; the quarantined record carries its attempts.
+	 * @param record the record, failed for the last time
+	 * @param attempts its failed attempts
+	 * @param mode quarantine it or block at it
+	 * @param transaction the slot's transaction
+	 * @return what the slot does next
+	 */
+	Outcome exhausted(ProcessedRecord record, SlotRetries.RetryAttempts attempts, InvalidInputPolicy.Mode mode,
+			SlotTransaction transaction) {
+		return setAside(record, mode, attempts, transaction);
+	}
+
+	private Outcome setAside(ProcessedRecord record, InvalidInputPolicy.Mode mode, SlotRetries.RetryAttempts attempts,
+			SlotTransaction transaction) {
 		ConsumerRecord<byte[], byte[]> raw = record.raw();
 		Exception reason = record.failure();
 		String where = raw.topic() + "-" + raw.partition() + "@" + raw.offset();
 		BlockedRecord skip = this.skipRequested;
 		if (skip != null && skip.topic().equals(raw.topic()) && skip.partition() == raw.partition()
 				&& skip.offset() == raw.offset()) {
-			skip(record, where, transaction);
+			skip(record, attempts, where, transaction);
 			return Outcome.HANDLED;
 		}
-		if (this.policy.mode() != InvalidInputPolicy.Mode.QUARANTINE) {
+		if (mode != InvalidInputPolicy.Mode.QUARANTINE) {
 			return Outcome.BLOCK;
 		}
 		if (!isBlockedAt(raw)) {
@@ -136,26 +155,28 @@ final class InvalidInputHandler {
 		}
 		if (guardTripped()) {
 			this.monitor.error("Quarantine guard: " + this.invalidInWindow + " of the last " + this.recent.length
-					+ " records were invalid; blocking instead of quarantining " + where);
+					+ " records failed; blocking instead of quarantining " + where);
 			return Outcome.BLOCK;
 		}
-		transaction.send(quarantined(raw, reason));
+		transaction.send(quarantined(raw, reason, attempts));
 		transaction.begin().quarantined(raw);
-		this.monitor.error("Quarantined " + where + ": " + reason.getMessage());
-		record.trace().inScope(() -> logger.warn(() -> this.id + " quarantined " + where + ": "
+		String after = (attempts != null) ? " after " + attempts.count() + " attempts" : "";
+		this.monitor.error("Quarantined " + where + after + ": " + reason.getMessage());
+		record.trace().inScope(() -> logger.warn(() -> this.id + " quarantined " + where + after + ": "
 				+ reason.getMessage()));
 		return Outcome.HANDLED;
 	}
 
 	/**
-	 * Hold the slot at an invalid record it did not move past (the slot has committed
-	 * what came before it and rewound to it): shown in health, logged once however often
-	 * it is retried, and announced to the listener.
-	 * @param record the record, failed as invalid input
+	 * Hold the slot at a record it did not move past, invalid or out of retries (the slot
+	 * has committed what came before it and rewound to it): shown in health, logged once
+	 * however often it is retried, and announced to the listener.
+	 * @param record the record, failed
+	 * @param attempts its failed attempts when its retry budget is spent, otherwise {@code null}
 	 */
-	void block(ProcessedRecord record) {
+	void block(ProcessedRecord record, SlotRetries.RetryAttempts attempts) {
 		ConsumerRecord<byte[], byte[]> raw = record.raw();
-		String why = blockReason(record.failure());
+		String why = blockReason(record.failure(), attempts);
 		if (this.monitor.status() != WorkerStatus.BLOCKED) {
 			record.trace().inScope(() -> logger.error(() -> this.id + " BLOCKED at " + raw.topic() + "-"
 					+ raw.partition() + "@" + raw.offset() + ": " + why));
@@ -165,11 +186,16 @@ final class InvalidInputHandler {
 		this.listener.rejected(this.id.worker(), this.id.index(), blocked);
 	}
 
-	private String blockReason(Throwable reason) {
-		String message = String.valueOf(reason.getMessage());
-		return guardTripped() ? "more than " + Math.round(this.policy.guard().maxRatio() * 100) + "% of the last "
-				+ this.recent.length + " records were invalid (is the worker reading the right topic, with the right "
-				+ "registry?), so quarantine blocks: " + message : message;
+	private String blockReason(Throwable reason, SlotRetries.RetryAttempts attempts) {
+		String message = (attempts != null) ? "failed " + attempts.count() + " attempts: " + reason.getMessage()
+				: String.valueOf(reason.getMessage());
+		if (!guardTripped()) {
+			return message;
+		}
+		String cause = (attempts != null) ? "failed (is a service the processor calls down?)"
+				: "were invalid (is the worker reading the right topic, with the right registry?)";
+		return "more than " + Math.round(this.policy.guard().maxRatio() * 100) + "% of the last " + this.recent.length
+				+ " records " + cause + ", so quarantine blocks: " + message;
 	}
 
 	private boolean isBlockedAt(ConsumerRecord<byte[], byte[]> raw) {
@@ -197,13 +223,14 @@ final class InvalidInputHandler {
 	 * Move past a blocked record on an operator's request, inside the transaction: to the
 	 * quarantine topic when there is one, otherwise only its offset moves.
 	 */
-	private void skip(ProcessedRecord skipped, String where, SlotTransaction transaction) {
+	private void skip(ProcessedRecord skipped, SlotRetries.RetryAttempts attempts, String where,
+			SlotTransaction transaction) {
 		ConsumerRecord<byte[], byte[]> raw = skipped.raw();
 		Exception reason = skipped.failure();
 		String quarantineTopic = this.policy.quarantineTopic();
 		boolean toQuarantine = quarantineTopic != null && !quarantineTopic.isBlank();
 		if (toQuarantine) {
-			ProducerRecord<byte[], byte[]> record = quarantined(raw, reason);
+			ProducerRecord<byte[], byte[]> record = quarantined(raw, reason, attempts);
 			header((RecordHeaders) record.headers(), "skipped", "operator");
 			transaction.send(record);
 		}
@@ -214,7 +241,8 @@ final class InvalidInputHandler {
 				+ (toQuarantine ? " (written to " + quarantineTopic + ")" : "") + ": " + reason.getMessage()));
 	}
 
-	private ProducerRecord<byte[], byte[]> quarantined(ConsumerRecord<byte[], byte[]> raw, Throwable reason) {
+	private ProducerRecord<byte[], byte[]> quarantined(ConsumerRecord<byte[], byte[]> raw, Throwable reason,
+			SlotRetries.RetryAttempts attempts) {
 		RecordHeaders headers = new RecordHeaders(raw.headers().toArray());
 		header(headers, "topic", raw.topic());
 		header(headers, "partition", Integer.toString(raw.partition()));
@@ -222,6 +250,14 @@ final class InvalidInputHandler {
 		header(headers, "exception", reason.getClass().getName());
 		header(headers, "message", String.valueOf(reason.getMessage()));
 		header(headers, "timestamp", Instant.now().toString());
+		header(headers, "category",
+				(attempts != null) ? FailureCategory.ABORTABLE.name() : FailureCategory.INVALID_INPUT.name());
+		header(headers, "attempts", Integer.toString((attempts != null) ? attempts.count() : 1));
+		if (attempts != null) {
+			header(headers, "first-exception", attempts.first().getClass().getName());
+			header(headers, "first-message", String.valueOf(attempts.first().getMessage()));
+			header(headers, "first-timestamp", attempts.firstAt().toString());
+		}
 		return new ProducerRecord<>(this.policy.quarantineTopic(), null, raw.key(), raw.value(), headers);
 	}
 

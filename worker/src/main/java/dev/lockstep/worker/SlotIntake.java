@@ -1,14 +1,16 @@
 package dev.lockstep.worker;
 
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Puts each processed record, taken back in order, into the slot's open transaction: its
- * outputs and its input offset; or, when it failed as invalid input, what the
- * {@link InvalidInputHandler} decides: quarantined or skipped in the transaction, or
- * blocked at, once what came before it is committed and the slot rewound to it. A record
- * that failed otherwise is thrown, for the slot to recover from. Every record's trace ends
- * here.
+ * outputs and its input offset; or, when it failed as invalid input or its retry budget
+ * is spent, what the {@link InvalidInputHandler} decides: quarantined or skipped in the
+ * transaction, or blocked at, once what came before it is committed and the slot rewound
+ * to it. A record with attempts left waits for its next one ({@link SlotRetries}); one
+ * that failed otherwise is thrown, for the slot to recover from. Every record's trace
+ * ends here.
  */
 final class SlotIntake {
 
@@ -24,16 +26,19 @@ final class SlotIntake {
 
 	private final SlotRecovery recovery;
 
+	private final SlotRetries retries;
+
 	private final BudgetClaims claims;
 
 	SlotIntake(SlotId id, SlotFailures failures, SlotTransaction transaction, SlotCommit commit,
-			InvalidInputHandler invalidInput, SlotRecovery recovery, BudgetClaims claims) {
+			InvalidInputHandler invalidInput, SlotRecovery recovery, SlotRetries retries, BudgetClaims claims) {
 		this.id = id;
 		this.failures = failures;
 		this.transaction = transaction;
 		this.commit = commit;
 		this.invalidInput = invalidInput;
 		this.recovery = recovery;
+		this.retries = retries;
 		this.claims = claims;
 	}
 
@@ -62,21 +67,40 @@ final class SlotIntake {
 	private boolean join(ProcessedRecord record) throws Exception {
 		Exception failure = record.failure();
 		if (failure != null) {
-			if (this.failures.categorize(failure, record.processorFailed()) != FailureCategory.INVALID_INPUT) {
+			FailureCategory category = this.failures.categorize(failure, record.processorFailed());
+			if (category == FailureCategory.INVALID_INPUT) {
+				return setAside(record, this.invalidInput.invalid(record, this.transaction), null);
+			}
+			if (!this.retries.covers(record, category)) {
 				throw failure;
 			}
-			return invalid(record);
+			return retry(record);
 		}
 		ConsumerRecord<byte[], byte[]> raw = record.raw();
 		OpenTransaction open = this.transaction.begin();
 		this.transaction.send(record.outputs());
 		open.processed(raw, record.tombstone());
 		this.invalidInput.valid(record);
+		this.retries.done(raw);
 		return true;
 	}
 
-	private boolean invalid(ProcessedRecord record) throws Exception {
-		if (this.invalidInput.invalid(record, this.transaction) == InvalidInputHandler.Outcome.HANDLED) {
+	private boolean retry(ProcessedRecord record) throws Exception {
+		SlotRetries.RetryAttempts attempts = this.retries.failed(record);
+		if (this.retries.hasAttemptsLeft(attempts)) {
+			// Not in this transaction: the record comes back from a poll for its next attempt.
+			this.claims.unclaim();
+			this.retries.holdForNextAttempt(record, attempts);
+			return true;
+		}
+		InvalidInputPolicy.Mode mode = this.retries.spent();
+		return setAside(record, this.invalidInput.exhausted(record, attempts, mode, this.transaction), attempts);
+	}
+
+	private boolean setAside(ProcessedRecord record, InvalidInputHandler.Outcome outcome,
+			SlotRetries.RetryAttempts attempts) throws Exception {
+		if (outcome == InvalidInputHandler.Outcome.HANDLED) {
+			this.retries.done(record.raw());
 			return true;
 		}
 		// Block: commit what came before the record, then hold the slot at it.
@@ -88,7 +112,7 @@ final class SlotIntake {
 			this.commit.commit();
 		}
 		this.recovery.rewindToPoints();
-		this.invalidInput.block(record);
+		this.invalidInput.block(record, attempts);
 		return false;
 	}
 

@@ -31,6 +31,8 @@ final class SlotOffsetReset {
 
 	private final RewindPoints rewindPoints;
 
+	private final SlotRetries retries;
+
 	private final SlotTransaction transaction;
 
 	private final SlotCommit commit;
@@ -40,12 +42,14 @@ final class SlotOffsetReset {
 	private final AtomicReference<OffsetReset> requested = new AtomicReference<>();
 
 	SlotOffsetReset(SlotId id, SlotConsumers consumers, SlotRevocation revocation, SlotProcessing processing,
-			RewindPoints rewindPoints, SlotTransaction transaction, SlotCommit commit, WorkerListener listener) {
+			RewindPoints rewindPoints, SlotRetries retries, SlotTransaction transaction, SlotCommit commit,
+			WorkerListener listener) {
 		this.id = id;
 		this.consumers = consumers;
 		this.revocation = revocation;
 		this.processing = processing;
 		this.rewindPoints = rewindPoints;
+		this.retries = retries;
 		this.transaction = transaction;
 		this.commit = commit;
 		this.listener = listener;
@@ -87,6 +91,8 @@ final class SlotOffsetReset {
 			throw ex;
 		}
 		this.processing.discard(partitions);
+		// A record waiting for its next attempt is one the operator moved past or back to.
+		this.retries.moved(partitions);
 		to.forEach((partition, offset) -> {
 			consumer.seek(partition, offset);
 			this.rewindPoints.assigned(partition, offset);

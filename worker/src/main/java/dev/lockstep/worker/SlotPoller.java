@@ -29,6 +29,8 @@ final class SlotPoller {
 
 	private final RewindPoints rewindPoints;
 
+	private final SlotRetries retries;
+
 	private final SlotMonitor monitor;
 
 	private final WorkerListener listener;
@@ -38,11 +40,12 @@ final class SlotPoller {
 	private boolean paused;
 
 	SlotPoller(SlotId id, InputDeadline deadline, SlotRebalanceListener rebalance, RewindPoints rewindPoints,
-			SlotMonitor monitor, WorkerListener listener, SlotConsumers consumers) {
+			SlotRetries retries, SlotMonitor monitor, WorkerListener listener, SlotConsumers consumers) {
 		this.id = id;
 		this.deadline = deadline;
 		this.rebalance = rebalance;
 		this.rewindPoints = rewindPoints;
+		this.retries = retries;
 		this.monitor = monitor;
 		this.listener = listener;
 		this.consumers = consumers;
@@ -95,8 +98,9 @@ final class SlotPoller {
 	}
 
 	/**
-	 * Pause or resume every assigned partition (and those assigned while paused); the slot
-	 * has committed its open transaction first.
+	 * Pause or resume every assigned partition (and those assigned while paused), except
+	 * that a partition waiting for a record's next attempt resumes when that is due; the
+	 * slot has committed its open transaction first.
 	 * @param pause whether to pause
 	 */
 	void pause(boolean pause) {
@@ -105,7 +109,7 @@ final class SlotPoller {
 			consumer.pause(consumer.assignment());
 		}
 		else {
-			consumer.resume(consumer.paused());
+			consumer.resume(consumer.paused().stream().filter((partition) -> !this.retries.isHeld(partition)).toList());
 		}
 		this.paused = pause;
 		this.rebalance.paused(pause);

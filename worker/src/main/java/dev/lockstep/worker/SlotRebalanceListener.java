@@ -33,6 +33,8 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	private final RewindPoints rewindPoints;
 
+	private final SlotRetries retries;
+
 	private final SlotMonitor monitor;
 
 	private final SlotConsumers consumers;
@@ -44,14 +46,15 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	private boolean paused;
 
 	SlotRebalanceListener(SlotId id, SlotRevocation revocation, SlotTransaction transaction, SlotRecovery recovery,
-			SlotProcessing processing, RewindPoints rewindPoints, SlotMonitor monitor, SlotConsumers consumers,
-			WorkerListener listener) {
+			SlotProcessing processing, RewindPoints rewindPoints, SlotRetries retries, SlotMonitor monitor,
+			SlotConsumers consumers, WorkerListener listener) {
 		this.id = id;
 		this.revocation = revocation;
 		this.transaction = transaction;
 		this.recovery = recovery;
 		this.processing = processing;
 		this.rewindPoints = rewindPoints;
+		this.retries = retries;
 		this.monitor = monitor;
 		this.consumers = consumers;
 		this.listener = listener;
@@ -138,6 +141,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		// Records in flight of partitions the slot no longer owns are dropped.
 		this.processing.discard(partitions);
 		this.rewindPoints.revoked(partitions);
+		this.retries.forget(partitions);
 		this.monitor.committedOffsets(this.rewindPoints.points());
 		try {
 			this.listener.partitionsRevoked(this.id.worker(), this.id.index(), partitions);

@@ -157,6 +157,26 @@ public interface WorkerListener {
 	}
 
 	/**
+	 * A record's processor failed with attempts of its retry budget left: its partition
+	 * waits for the next attempt.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param failedAttempts the record's failed attempts so far
+	 */
+	default void recordRetried(String worker, int slot, int failedAttempts) {
+	}
+
+	/**
+	 * A record's retry budget is spent.
+	 * @param worker the worker's name
+	 * @param slot the slot index
+	 * @param outcome what becomes of it: quarantined (unless the quarantine guard blocks
+	 * instead) or blocked at
+	 */
+	default void retriesExhausted(String worker, int slot, WorkerSettings.InvalidInputPolicy.Mode outcome) {
+	}
+
+	/**
 	 * An operator's offset reset moved partitions this slot owns, and was committed.
 	 * @param worker the worker's name
 	 * @param slot the slot index

@@ -33,6 +33,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param transaction when an open transaction is committed
  * @param invalidInput what happens to records that can never be processed
  * @param recovery the back-off between recovery attempts, and when a slot counts as stalled
+ * @param retry the budget of attempts of a record whose processor fails ({@link Retry#NONE}: none)
  * @param bounds optional bounds for one-shot runs
  * @param shutdownTimeout the longest a graceful stop waits for the slots
  * @param ordering which records of a slot may be processed at the same time
@@ -47,7 +48,7 @@ import org.apache.kafka.common.serialization.Serializer;
 public record WorkerSettings(String name, List<String> sourceTopics, String destination, String groupId,
 		String transactionalId, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
 		Codecs codecs, int concurrency, Duration pollTimeout, TransactionSizing transaction,
-		InvalidInputPolicy invalidInput, Recovery recovery, Bounds bounds, Duration shutdownTimeout,
+		InvalidInputPolicy invalidInput, Recovery recovery, Retry retry, Bounds bounds, Duration shutdownTimeout,
 		Ordering ordering, int maxInFlight, WorkerObservations observations, Membership membership,
 		InstanceIdentity instance) {
 
@@ -118,6 +119,14 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			throw new IllegalArgumentException("Max in flight must be at least 1, and 1 under ordering PARTITION, not "
 					+ maxInFlight + " under " + ordering);
 		}
+		if (retry == null) {
+			retry = Retry.NONE;
+		}
+		if (retry.isEnabled() && retry.exhausted() == InvalidInputPolicy.Mode.QUARANTINE
+				&& (invalidInput.quarantineTopic() == null || invalidInput.quarantineTopic().isBlank())) {
+			throw new IllegalArgumentException("Worker '" + name + "' quarantines records whose retries are spent, "
+					+ "but has no quarantine topic");
+		}
 	}
 
 	/**
@@ -170,6 +179,7 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 			.transaction(this.transaction)
 			.invalidInput(this.invalidInput)
 			.recovery(this.recovery)
+			.retry(this.retry)
 			.bounds(this.bounds)
 			.shutdownTimeout(this.shutdownTimeout)
 			.ordering(this.ordering)
@@ -250,6 +260,8 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		private InvalidInputPolicy invalidInput = InvalidInputPolicy.BLOCK;
 
 		private Recovery recovery = Recovery.DEFAULT;
+
+		private Retry retry = Retry.NONE;
 
 		private Bounds bounds = Bounds.NONE;
 
@@ -402,6 +414,16 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		}
 
 		/**
+		 * The budget of attempts of a record whose processor fails.
+		 * @param retry the retry settings
+		 * @return this builder
+		 */
+		public Builder retry(Retry retry) {
+			this.retry = retry;
+			return this;
+		}
+
+		/**
 		 * Bounds for a one-shot run.
 		 * @param bounds the bounds
 		 * @return this builder
@@ -485,7 +507,8 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 					: (this.maxInFlight != null) ? this.maxInFlight : DEFAULT_MAX_IN_FLIGHT;
 			return new WorkerSettings(this.name, this.sourceTopics, this.destination, this.groupId,
 					this.transactionalId, this.consumerProperties, this.producerProperties, this.codecs,
-					this.concurrency, this.pollTimeout, this.transaction, this.invalidInput, this.recovery, this.bounds,
+					this.concurrency, this.pollTimeout, this.transaction, this.invalidInput, this.recovery, this.retry,
+					this.bounds,
 					this.shutdownTimeout, this.ordering, inFlight, this.observations, this.membership, this.instance);
 		}
 
@@ -693,6 +716,59 @@ public record WorkerSettings(String name, List<String> sourceTopics, String dest
 		 */
 		public Recovery(Duration initialBackoff, Duration maxBackoff) {
 			this(initialBackoff, maxBackoff, DEFAULT_STALL_AFTER);
+		}
+
+	}
+
+	/**
+	 * A budget of attempts for each record whose processor fails with a retryable failure
+	 * (one the {@link FailureClassifier} and the {@link RecoveryPolicy} leave
+	 * {@link FailureCategory#ABORTABLE}, of a type in {@code retryOn} when that is not
+	 * empty): the record's partition waits, holding no transaction, while the other
+	 * partitions go on; once the attempts are spent the record is quarantined or blocked at.
+	 * Fences, fatal errors, invalid input and failures outside the processor never use it.
+	 *
+	 * @param attempts how many times a record is processed at most (1: no retry, the slot
+	 * recovers from each failure by replaying its transaction)
+	 * @param initialBackoff the wait before the second attempt
+	 * @param multiplier how much each further wait grows
+	 * @param maxBackoff the longest wait
+	 * @param jitter the share of each wait varied at random, either way (0 to 1)
+	 * @param exhausted what becomes of a record whose attempts are spent: written to the
+	 * invalid input's quarantine topic, or blocked at
+	 * @param retryOn the failures retried, matched against the failure and its causes
+	 * (empty: every failure of the processor that is not invalid input)
+	 */
+	public record Retry(int attempts, Duration initialBackoff, double multiplier, Duration maxBackoff, double jitter,
+			InvalidInputPolicy.Mode exhausted, List<Class<? extends Throwable>> retryOn) {
+
+		/** No retry: one attempt. */
+		public static final Retry NONE = new Retry(1, Duration.ofSeconds(1), 2.0, Duration.ofSeconds(30), 0.1,
+				InvalidInputPolicy.Mode.BLOCK, List.of());
+
+		public Retry {
+			if (attempts < 1) {
+				throw new IllegalArgumentException("Retry attempts must be at least 1, not " + attempts);
+			}
+			if (initialBackoff.isNegative() || maxBackoff.compareTo(initialBackoff) < 0) {
+				throw new IllegalArgumentException("Retry back-off must be from 0 up to its maximum, not "
+						+ initialBackoff + " up to " + maxBackoff);
+			}
+			if (!(multiplier >= 1)) {
+				throw new IllegalArgumentException("Retry multiplier must be at least 1, not " + multiplier);
+			}
+			if (!(jitter >= 0 && jitter <= 1)) {
+				throw new IllegalArgumentException("Retry jitter must be from 0 to 1, not " + jitter);
+			}
+			retryOn = List.copyOf(retryOn);
+		}
+
+		/**
+		 * Return whether a record is ever processed more than once for a failure.
+		 * @return whether more than one attempt is allowed
+		 */
+		public boolean isEnabled() {
+			return this.attempts > 1;
 		}
 
 	}

@@ -17,7 +17,7 @@ import org.springframework.core.log.LogAccessor;
  * or at the same time on the slot's pool) and taken back in order per partition; the
  * slot thread alone sends and commits. The slot orchestrates; the transaction
  * ({@link SlotTransaction}), invalid input ({@link InvalidInputHandler}), recovery from a
- * failure ({@link SlotRecovery}), rebalances ({@link SlotRebalanceListener}, which calls
+ * failure ({@link SlotRecovery}), a record's retries ({@link SlotRetries}), rebalances ({@link SlotRebalanceListener}, which calls
  * back only through {@link SlotRevocation}) and the consumer ({@link SlotConsumers}) each
  * own their part.
  */
@@ -44,6 +44,8 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 	private final SlotCommit commit;
 
 	private final SlotIntake intake;
+
+	private final SlotRetries retries;
 
 	private final SlotRebalanceListener rebalance;
 
@@ -85,14 +87,15 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 				rewindPoints, deadline, monitor, listener, this.backOff);
 		this.commit = new SlotCommit(this.transaction, this.consumers, work, rewindPoints, this.invalidInput,
 				monitor, this.backOff);
+		this.retries = new SlotRetries(id, settings.retry(), this.consumers, this.processing, listener);
 		this.intake = new SlotIntake(id, failures, this.transaction, this.commit, this.invalidInput, this.recovery,
-				this.claims);
+				this.retries, this.claims);
 		this.rebalance = new SlotRebalanceListener(id, this, this.transaction, this.recovery, this.processing,
-				rewindPoints, monitor, this.consumers, listener);
-		this.poller = new SlotPoller(id, deadline, this.rebalance, rewindPoints, monitor, listener,
+				rewindPoints, this.retries, monitor, this.consumers, listener);
+		this.poller = new SlotPoller(id, deadline, this.rebalance, rewindPoints, this.retries, monitor, listener,
 				this.consumers);
 		this.offsetReset = new SlotOffsetReset(id, this.consumers, this, this.processing, rewindPoints,
-				this.transaction, this.commit, listener);
+				this.retries, this.transaction, this.commit, listener);
 		monitor.inFlight(this.processing::inFlight);
 	}
 
@@ -161,6 +164,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 	private void round() throws Exception {
 		applyPause();
 		this.offsetReset.apply();
+		this.retries.resumeDue(this.poller.isPaused());
 		if (!this.finishing && this.claims.isRunComplete()) {
 			// Another slot committed the run's last record: this one has nothing left to do.
 			this.finishing = true;

@@ -11,8 +11,9 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Counts what a worker reports to its listener: what committed transactions carried, the
- * aborted ones, the recoveries by category, the records timed, what concurrent slots
- * hold in flight and the partitions whose lag it reports (polled and not revoked since).
+ * aborted ones, the retries and spent retry budgets, the recoveries by category, the
+ * records timed, what concurrent slots hold in flight and the partitions whose lag it
+ * reports (polled and not revoked since).
  */
 final class CountingListener implements WorkerListener {
 
@@ -21,6 +22,10 @@ final class CountingListener implements WorkerListener {
 	final AtomicLong outputs = new AtomicLong();
 
 	final AtomicLong aborted = new AtomicLong();
+
+	final AtomicLong retried = new AtomicLong();
+
+	final AtomicLong exhausted = new AtomicLong();
 
 	final AtomicLong processingTimed = new AtomicLong();
 
@@ -51,6 +56,16 @@ final class CountingListener implements WorkerListener {
 	@Override
 	public void aborted(String worker, int slot, int records) {
 		this.aborted.incrementAndGet();
+	}
+
+	@Override
+	public void recordRetried(String worker, int slot, int failedAttempts) {
+		this.retried.incrementAndGet();
+	}
+
+	@Override
+	public void retriesExhausted(String worker, int slot, WorkerSettings.InvalidInputPolicy.Mode outcome) {
+		this.exhausted.incrementAndGet();
 	}
 
 	@Override

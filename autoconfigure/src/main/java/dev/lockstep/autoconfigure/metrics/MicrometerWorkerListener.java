@@ -13,6 +13,7 @@ import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.OffsetReset;
 import dev.lockstep.worker.SlotState;
 import dev.lockstep.worker.WorkerListener;
+import dev.lockstep.worker.WorkerSettings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -166,6 +167,25 @@ public class MicrometerWorkerListener implements WorkerListener {
 	@Override
 	public void rejected(String worker, int slot, SlotState.BlockedRecord record) {
 		records(worker, "rejected").increment();
+	}
+
+	@Override
+	public void recordRetried(String worker, int slot, int failedAttempts) {
+		Counter.builder("lockstep.worker.retries")
+			.description("Records whose processor failed with attempts of their retry budget left")
+			.tag("worker", worker)
+			.register(this.registry)
+			.increment();
+	}
+
+	@Override
+	public void retriesExhausted(String worker, int slot, WorkerSettings.InvalidInputPolicy.Mode outcome) {
+		Counter.builder("lockstep.worker.retries.exhausted")
+			.description("Records whose retry budget was spent, by what the budget does then")
+			.tag("worker", worker)
+			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+			.register(this.registry)
+			.increment();
 	}
 
 	@Override
