@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.validation.LockstepConfigurationException;
@@ -179,7 +180,8 @@ class LockstepAutoConfigurationTests {
 				.build();
 			assertThat(fromYaml).usingRecursiveComparison()
 				.comparingOnlyFields("groupId", "transactionalId", "concurrency", "pollTimeout", "transaction",
-						"invalidInput", "recovery", "bounds", "shutdownTimeout", "ordering", "maxInFlight", "membership")
+						"invalidInput", "recovery", "retry", "bounds", "shutdownTimeout", "ordering", "maxInFlight",
+						"membership")
 				.isEqualTo(fromJava);
 			// The client properties the worker gives a value unless set.
 			assertThat(fromYaml.consumerProperties().get("auto.offset.reset"))
@@ -410,6 +412,37 @@ class LockstepAutoConfigurationTests {
 			.run((context) -> assertRefused(context.getStartupFailure(), "guard.window", null));
 		this.withWorker.withPropertyValues("lockstep.workers.normalizer.recovery.stall-after=0")
 			.run((context) -> assertRefused(context.getStartupFailure(), "stall-after", null));
+	}
+
+	@Test
+	void aRetryBudgetIsMappedAndOutOfRangeOrContradictoryValuesRefused() {
+		this.withWorker
+			.withPropertyValues("lockstep.workers.normalizer.retry.attempts=4",
+					"lockstep.workers.normalizer.retry.initial-backoff=200ms",
+					"lockstep.workers.normalizer.retry.multiplier=3",
+					"lockstep.workers.normalizer.retry.max-backoff=1m", "lockstep.workers.normalizer.retry.jitter=0.2",
+					"lockstep.workers.normalizer.retry.exhausted=quarantine",
+					"lockstep.workers.normalizer.retry.retry-on=java.io.IOException, java.util.concurrent.TimeoutException",
+					"lockstep.workers.normalizer.invalid-input.quarantine-topic=orders-quarantine")
+			.run((context) -> {
+				WorkerSettings settings = context.getBean(LockstepWorkers.class).worker("normalizer").settings();
+				assertThat(settings.retry()).isEqualTo(new WorkerSettings.Retry(4, Duration.ofMillis(200), 3,
+						Duration.ofMinutes(1), 0.2, WorkerSettings.InvalidInputPolicy.Mode.QUARANTINE,
+						List.of(IOException.class, TimeoutException.class)));
+			});
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.retry.attempts=3",
+				"lockstep.workers.normalizer.retry.exhausted=quarantine")
+			.run((context) -> assertRefused(context.getStartupFailure(), "retry.exhausted", "quarantine-topic"));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.retry.retry-on=java.lang.String")
+			.run((context) -> assertRefused(context.getStartupFailure(), "retry.retry-on", "exception"));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.retry.attempts=0")
+			.run((context) -> assertRefused(context.getStartupFailure(), "retry.attempts", null));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.retry.max-backoff=10ms")
+			.run((context) -> assertRefused(context.getStartupFailure(), "retry.max-backoff", null));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.retry.multiplier=0.5")
+			.run((context) -> assertRefused(context.getStartupFailure(), "retry.multiplier", null));
+		this.withWorker.withPropertyValues("lockstep.workers.normalizer.retry.jitter=2")
+			.run((context) -> assertRefused(context.getStartupFailure(), "retry.jitter", null));
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package dev.lockstep.worker;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import dev.lockstep.worker.WorkerSettings.Bounds;
@@ -8,6 +9,7 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.Membership;
 import dev.lockstep.worker.WorkerSettings.Ordering;
 import dev.lockstep.worker.WorkerSettings.Recovery;
+import dev.lockstep.worker.WorkerSettings.Retry;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +33,9 @@ class WorkerSettingsTests {
 		assertThat(settings.invalidInput()).isEqualTo(InvalidInputPolicy.BLOCK);
 		assertThat(settings.invalidInput().mode()).isEqualTo(InvalidInputPolicy.Mode.BLOCK);
 		assertThat(settings.recovery()).isEqualTo(new Recovery(Duration.ofMillis(100), Duration.ofSeconds(10), 5));
+		assertThat(settings.retry()).isEqualTo(new Retry(1, Duration.ofSeconds(1), 2, Duration.ofSeconds(30), 0.1,
+				InvalidInputPolicy.Mode.BLOCK, List.of()));
+		assertThat(settings.retry().isEnabled()).isFalse();
 		assertThat(settings.bounds()).isEqualTo(Bounds.NONE);
 		assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(settings.ordering()).isEqualTo(Ordering.PARTITION);
@@ -45,6 +50,33 @@ class WorkerSettingsTests {
 		assertThat(settings.producerProperties()).containsEntry("batch.size", 128 * 1024);
 		assertThat(settings.producerMaxBlock()).as("half of what the timeout leaves after the interval")
 			.isEqualTo(Duration.ofMillis(4_950));
+	}
+
+	@Test
+	void aRetryBudgetOutOfRangeOrQuarantiningWithoutATopicIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> retry(0, 1.0, 0.1))
+			.withMessageContaining("attempts must be at least 1");
+		assertThatIllegalArgumentException().isThrownBy(() -> retry(3, 0.5, 0.1))
+			.withMessageContaining("multiplier must be at least 1");
+		assertThatIllegalArgumentException().isThrownBy(() -> retry(3, 2, 1.5))
+			.withMessageContaining("jitter must be from 0 to 1");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new Retry(3, Duration.ofSeconds(2), 2, Duration.ofSeconds(1), 0,
+					InvalidInputPolicy.Mode.BLOCK, List.of()))
+			.withMessageContaining("back-off must be from 0 up to its maximum");
+		Retry quarantining = new Retry(3, Duration.ofSeconds(1), 2, Duration.ofSeconds(5), 0,
+				InvalidInputPolicy.Mode.QUARANTINE, List.of());
+		assertThatIllegalArgumentException().isThrownBy(() -> worker().retry(quarantining).build())
+			.withMessageContaining("has no quarantine topic");
+		assertThat(worker().retry(quarantining)
+			.invalidInput(new InvalidInputPolicy(InvalidInputPolicy.Mode.BLOCK, "quarantine"))
+			.build()
+			.retry()).isEqualTo(quarantining);
+	}
+
+	private static Retry retry(int attempts, double multiplier, double jitter) {
+		return new Retry(attempts, Duration.ofSeconds(1), multiplier, Duration.ofSeconds(5), jitter,
+				InvalidInputPolicy.Mode.BLOCK, List.of());
 	}
 
 	@Test

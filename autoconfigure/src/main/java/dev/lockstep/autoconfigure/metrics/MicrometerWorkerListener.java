@@ -68,6 +68,13 @@ public class MicrometerWorkerListener implements WorkerListener {
 		for (FailureCategory category : FailureCategory.values()) {
 			recoveries(worker, category);
 		}
+		for (OffsetReset.Target target : OffsetReset.Target.values()) {
+			offsetResets(worker, target);
+		}
+		retries(worker);
+		for (WorkerSettings.InvalidInputPolicy.Mode outcome : WorkerSettings.InvalidInputPolicy.Mode.values()) {
+			retriesExhausted(worker, outcome);
+		}
 		transactionDuration(worker);
 		commitDuration(worker);
 		recordWait(worker);
@@ -171,31 +178,40 @@ public class MicrometerWorkerListener implements WorkerListener {
 
 	@Override
 	public void recordRetried(String worker, int slot, int failedAttempts) {
-		Counter.builder("lockstep.worker.retries")
-			.description("Records whose processor failed with attempts of their retry budget left")
-			.tag("worker", worker)
-			.register(this.registry)
-			.increment();
+		retries(worker).increment();
 	}
 
 	@Override
 	public void retriesExhausted(String worker, int slot, WorkerSettings.InvalidInputPolicy.Mode outcome) {
-		Counter.builder("lockstep.worker.retries.exhausted")
-			.description("Records whose retry budget was spent, by what the budget does then")
-			.tag("worker", worker)
-			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
-			.register(this.registry)
-			.increment();
+		retriesExhausted(worker, outcome).increment();
 	}
 
 	@Override
 	public void offsetsReset(String worker, int slot, OffsetReset reset, Map<TopicPartition, Long> moved) {
-		Counter.builder("lockstep.worker.offset.resets")
+		offsetResets(worker, reset.target()).increment(moved.size());
+	}
+
+	private Counter offsetResets(String worker, OffsetReset.Target target) {
+		return Counter.builder("lockstep.worker.offset.resets")
 			.description("Partitions an operator's offset reset moved, by target")
 			.tag("worker", worker)
-			.tag("target", reset.target().name().toLowerCase(Locale.ROOT))
-			.register(this.registry)
-			.increment(moved.size());
+			.tag("target", target.name().toLowerCase(Locale.ROOT))
+			.register(this.registry);
+	}
+
+	private Counter retries(String worker) {
+		return Counter.builder("lockstep.worker.retries")
+			.description("Records whose processor failed with attempts of their retry budget left")
+			.tag("worker", worker)
+			.register(this.registry);
+	}
+
+	private Counter retriesExhausted(String worker, WorkerSettings.InvalidInputPolicy.Mode outcome) {
+		return Counter.builder("lockstep.worker.retries.exhausted")
+			.description("Records whose retry budget was spent, by what the budget does then")
+			.tag("worker", worker)
+			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+			.register(this.registry);
 	}
 
 	private Counter batches(String worker) {

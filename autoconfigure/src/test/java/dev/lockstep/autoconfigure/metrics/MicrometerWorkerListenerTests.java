@@ -10,6 +10,7 @@ import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.OffsetReset;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerListener.CommitOutcome;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,12 @@ class MicrometerWorkerListenerTests {
 		assertThat(count("lockstep.worker.transactions", "result", "aborted")).isZero();
 		assertThat(this.meters.get("lockstep.worker.records.out").counter().count()).isZero();
 		assertThat(this.meters.get("lockstep.worker.processing.duration").timer().count()).isZero();
+		assertThat(this.meters.get("lockstep.worker.retries").counter().count()).isZero();
+		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "quarantine")).isZero();
+		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "block")).isZero();
+		for (String target : new String[] { "timestamp", "offset", "end" }) {
+			assertThat(count("lockstep.worker.offset.resets", "target", target)).as(target).isZero();
+		}
 	}
 
 	@Test
@@ -66,6 +73,17 @@ class MicrometerWorkerListenerTests {
 		assertThat(count("lockstep.worker.recoveries", "category", "abortable")).isOne();
 		assertThat(count("lockstep.worker.records", "outcome", "rejected")).isOne();
 		assertThat(count("lockstep.worker.records", "outcome", "processed")).isZero();
+	}
+
+	@Test
+	void retriesAreCountedAndSpentBudgetsByWhatBecomesOfTheRecord() {
+		this.listener.workerCreated("orders");
+		this.listener.recordRetried("orders", 0, 1);
+		this.listener.recordRetried("orders", 0, 2);
+		this.listener.retriesExhausted("orders", 0, Mode.QUARANTINE);
+		assertThat(this.meters.get("lockstep.worker.retries").counter().count()).isEqualTo(2);
+		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "quarantine")).isOne();
+		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "block")).isZero();
 	}
 
 	@Test
