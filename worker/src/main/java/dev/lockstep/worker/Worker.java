@@ -30,6 +30,8 @@ public final class Worker {
 
 	private final Function<WorkerSettings, ClusterFeatures> clusterProbe;
 
+	private final WorkerListener listener;
+
 	private volatile ClusterFeatures cluster = ClusterFeatures.unread("not asked yet: the worker has not started");
 
 	// Read without the start lock: a start waits for the cluster's features.
@@ -97,6 +99,7 @@ public final class Worker {
 			Function<WorkerSettings, ClusterFeatures> clusterProbe) {
 		this.settings = settings;
 		this.clusterProbe = clusterProbe;
+		this.listener = listener;
 		long stopAfter = settings.bounds().stopAfterRecords();
 		RecordBudget budget = (stopAfter > 0) ? new RecordBudget(stopAfter) : null;
 		InputDeadline deadline = new InputDeadline(settings.bounds().idleTimeout());
@@ -247,6 +250,37 @@ public final class Worker {
 				+ reset.target() + ((reset.target() == OffsetReset.Target.TIMESTAMP) ? " " + reset.timestamp()
 						: (reset.target() == OffsetReset.Target.OFFSET) ? " " + reset.offset() : "")
 				+ (reset.partitions().isEmpty() ? "" : " for " + reset.partitions()));
+	}
+
+	/**
+	 * Send the worker's quarantined records back to the topics they were read from, on
+	 * the calling thread: every record committed to the quarantine topic when the redrive
+	 * starts is read, from where the worker's last redrive stopped (or from a time), and
+	 * those the request selects are sent back with a redrive count header, in transactions
+	 * that commit the redrive group's read offsets too, so each is sent back once however
+	 * often a redrive is interrupted and asked again. A record sent back
+	 * {@link Redrive#maxRedrives()} times already stays in quarantine. The worker need not
+	 * be running; its slots process what was sent back as any input.
+	 * @param redrive from where, which records, and who asked
+	 * @return what the redrive did
+	 * @throws IllegalStateException when the worker has no quarantine topic
+	 * @throws org.apache.kafka.common.KafkaException when the redrive fails (asked again,
+	 * it goes on from its last commit)
+	 */
+	public RedriveResult redrive(Redrive redrive) {
+		QuarantineRedrive run = new QuarantineRedrive(this.settings, redrive);
+		logger.warn(() -> "Worker " + this.settings.name() + ": " + redrive.requestedBy() + " started a redrive of "
+				+ this.settings.invalidInput().quarantineTopic() + " (group " + run.groupId() + ", " + redrive + ")");
+		RedriveResult result = run.run();
+		try {
+			this.listener.redriven(this.settings.name(), result);
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> "Worker " + this.settings.name() + " listener failed on a redrive");
+		}
+		logger.warn(() -> "Worker " + this.settings.name() + ": the redrive sent back " + result.redriven() + " records " + result.redrivenTo() + ", kept " + result.keptByLoopGuard()
+				+ " by the loop guard, left " + result.notSelected() + " not selected");
+		return result;
 	}
 
 	/**

@@ -177,6 +177,14 @@ public interface WorkerListener {
 	}
 
 	/**
+	 * A redrive run of the worker's quarantine topic completed.
+	 * @param worker the worker's name
+	 * @param result what it sent back and what it kept
+	 */
+	default void redriven(String worker, RedriveResult result) {
+	}
+
+	/**
 	 * An operator's offset reset moved partitions this slot owns, and was committed.
 	 * @param worker the worker's name
 	 * @param slot the slot index

@@ -1,0 +1,174 @@
+package dev.lockstep.worker;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.lockstep.test.kafka.KafkaBroker;
+import dev.lockstep.test.kafka.SharedKafkaBroker;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
+import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Redriving a worker's quarantine topic against a real broker: records the processor
+ * rejected, sent back once the processor is fixed.
+ */
+@ExtendWith(SharedKafkaBroker.class)
+class WorkerRedriveTests {
+
+	private static final int RECORDS = 20;
+
+	private static KafkaFixture kafka;
+
+	private final String input = "orders-" + UUID.randomUUID();
+
+	private final String output = "normalized-" + UUID.randomUUID();
+
+	private final String quarantine = "quarantine-" + UUID.randomUUID();
+
+	private final String group = "group-" + UUID.randomUUID();
+
+	private final List<Worker> workers = new ArrayList<>();
+
+	private final AtomicBoolean fixed = new AtomicBoolean();
+
+	@BeforeAll
+	static void connect(KafkaBroker shared) {
+		kafka = new KafkaFixture(shared);
+	}
+
+	@AfterEach
+	void stopWorkers() {
+		this.workers.forEach(Worker::stop);
+	}
+
+	@Test
+	void quarantinedRecordsAreSentBackOnceAsTheyWereReadAndOutputOnceTheProcessorIsFixed() {
+		Worker worker = start();
+		List<ConsumerRecord<byte[], byte[]>> quarantined = kafka.readCommitted(this.quarantine, 4);
+		await().until(() -> worker.state().committedRecords() == RECORDS);
+		this.fixed.set(true);
+
+		RedriveResult result = worker.redrive(Redrive.sinceTheLast());
+
+		assertThat(result).isEqualTo(new RedriveResult(4, 0, 0, Map.of(this.input, 4L)));
+		assertThat(kafka.readCommitted(this.output, RECORDS)).extracting(WorkerTests::key)
+			.doesNotHaveDuplicates()
+			.containsExactlyInAnyOrderElementsOf(keys());
+		// Sent back as read: key, value, headers and partition, the quarantine's headers
+		// left behind, counted once.
+		List<ConsumerRecord<byte[], byte[]>> sentBack = kafka.readCommitted(this.input, RECORDS + 4)
+			.stream()
+			.filter((record) -> record.headers().lastHeader(Redrive.COUNT_HEADER) != null)
+			.toList();
+		assertThat(sentBack).hasSize(4).allSatisfy((record) -> {
+			ConsumerRecord<byte[], byte[]> original = quarantined.stream()
+				.filter((q) -> WorkerTests.key(q).equals(WorkerTests.key(record)))
+				.findFirst()
+				.orElseThrow();
+			assertThat(record.value()).isEqualTo(original.value());
+			assertThat(record.partition()).isEqualTo(Integer.parseInt(WorkerTests.header(original, "lockstep.error.partition")));
+			assertThat(WorkerTests.header(record, "trace")).isEqualTo("trace-" + WorkerTests.key(record));
+			assertThat(WorkerTests.header(record, Redrive.COUNT_HEADER)).isEqualTo("1");
+			assertThat(record.headers()).noneMatch((header) -> header.key().startsWith("lockstep.error."));
+		});
+		await().until(() -> worker.state().committedRecords() == RECORDS + 4);
+		// Asked again: nothing was quarantined since.
+		assertThat(worker.redrive(Redrive.sinceTheLast())).isEqualTo(new RedriveResult(0, 0, 0, Map.of()));
+	}
+
+	@Test
+	void aRecordThatKeepsFailingStaysInQuarantineAfterItsRedrivesAndARedriveFromATimeReadsAgain() {
+		Worker worker = start();
+		kafka.readCommitted(this.quarantine, 4);
+		await().until(() -> worker.state().committedRecords() == RECORDS);
+		Instant beforeRedrives = Instant.now();
+		Redrive bad7 = new Redrive(null, Set.of(), null, null, "bad-7", 2, "test");
+
+		// bad-7 keeps failing: back to quarantine each time, with its count, until the guard keeps it.
+		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(1, 0, 3, Map.of(this.input, 1L)));
+		kafka.readCommitted(this.quarantine, 5);
+		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(1, 0, 0, Map.of(this.input, 1L)));
+		List<ConsumerRecord<byte[], byte[]>> quarantined = kafka.readCommitted(this.quarantine, 6);
+		assertThat(quarantined).filteredOn((record) -> WorkerTests.key(record).equals("bad-7"))
+			.extracting((record) -> WorkerTests.header(record, Redrive.COUNT_HEADER))
+			.containsExactlyInAnyOrder(null, "1", "2");
+		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(0, 1, 0, Map.of()));
+
+		// Fixed: the four first quarantined, read again from a time (the three the key filter
+		// passed over among them), each output once.
+		this.fixed.set(true);
+		Redrive firstQuarantined = new Redrive(Instant.EPOCH, Set.of(FailureCategory.INVALID_INPUT), null,
+				beforeRedrives, null, 2, "test");
+		assertThat(worker.redrive(firstQuarantined)).isEqualTo(new RedriveResult(4, 0, 2, Map.of(this.input, 4L)));
+		assertThat(kafka.readCommitted(this.output, RECORDS)).extracting(WorkerTests::key)
+			.doesNotHaveDuplicates()
+			.containsExactlyInAnyOrderElementsOf(keys());
+	}
+
+	private Worker start() {
+		kafka.createTopics(2, this.input, this.output, this.quarantine);
+		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+		for (String key : keys()) {
+			RecordHeaders headers = new RecordHeaders();
+			headers.add("trace", WorkerTests.bytes("trace-" + key));
+			records.add(new ProducerRecord<>(this.input, null, WorkerTests.bytes(key), WorkerTests.bytes("value of " + key),
+					headers));
+		}
+		kafka.produce(records);
+		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
+		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		WorkerSettings settings = WorkerSettings.builder("redrive")
+			.sourceTopics(this.input)
+			.destination(this.output)
+			.groupId(this.group)
+			.instance(InstanceIdentity.configured("i", "test"))
+			.consumerProperties(consumer)
+			.producerProperties(kafka.clientProperties())
+			.codecs(new WorkerSettings.Codecs(new StringDeserializer(), new StringDeserializer(),
+					new StringSerializer(), new StringSerializer(), WorkerTests.INVALID_DATA))
+			.transaction(new TransactionSizing(500, Duration.ofMillis(100)))
+			.invalidInput(new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine))
+			.build();
+		RecordProcessor<String, String> processor = (record, output) -> {
+			if (record.key().startsWith("bad-") && !this.fixed.get()) {
+				throw new InvalidRecordException("no rule for " + record.key() + " yet");
+			}
+			output.toDestination(record.key(), record.value().toUpperCase(), null);
+		};
+		Worker worker = new Worker(settings, processor);
+		this.workers.add(worker);
+		worker.start();
+		return worker;
+	}
+
+	/** Twenty orders; four of them the processor cannot handle until it is fixed. */
+	private static List<String> keys() {
+		List<String> keys = new ArrayList<>();
+		for (int i = 0; i < RECORDS; i++) {
+			keys.add(((i % 5 == 2) ? "bad-" : "good-") + i);
+		}
+		return keys;
+	}
+
+}
