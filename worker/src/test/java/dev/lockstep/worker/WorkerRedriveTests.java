@@ -1,5 +1,7 @@
 package dev.lockstep.worker;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 
 import dev.lockstep.test.kafka.KafkaBroker;
 import dev.lockstep.test.kafka.SharedKafkaBroker;
@@ -37,6 +40,8 @@ import static org.awaitility.Awaitility.await;
 class WorkerRedriveTests {
 
 	private static final int RECORDS = 20;
+
+	private static final int KILLED_RECORDS = 10_000;
 
 	private static KafkaFixture kafka;
 
@@ -126,10 +131,61 @@ class WorkerRedriveTests {
 			.containsExactlyInAnyOrderElementsOf(keys());
 	}
 
+	@Test
+	void aRedriveKilledMidwayAndAskedAgainSendsEveryRecordBackOnce() throws Exception {
+		Worker worker = start(KILLED_RECORDS, (i) -> "bad-" + i);
+		kafka.readCommitted(this.quarantine, KILLED_RECORDS);
+		this.fixed.set(true);
+
+		Process redrive = redriveProcess();
+		try {
+			// Killed once some of its transactions committed, and not all.
+			await().atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> !redrive.isAlive() || hasRedriveCommitted());
+			assertThat(redrive.isAlive()).as("the redrive still running when it has made progress").isTrue();
+			redrive.destroyForcibly().waitFor();
+		}
+		finally {
+			redrive.destroyForcibly();
+		}
+
+		RedriveResult rest = worker.redrive(Redrive.sinceTheLast());
+
+		// Some were sent back before the kill, the rest after: each once.
+		assertThat(rest.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
+		List<ConsumerRecord<byte[], byte[]>> sentBack = kafka.readCommitted(this.input, 2 * KILLED_RECORDS)
+			.stream()
+			.filter((record) -> record.headers().lastHeader(Redrive.COUNT_HEADER) != null)
+			.toList();
+		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
+		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
+		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, KILLED_RECORDS);
+		assertThat(out).hasSize(KILLED_RECORDS).extracting(WorkerTests::key).doesNotHaveDuplicates();
+	}
+
+	private boolean hasRedriveCommitted() {
+		return kafka.committedOffsets(this.group + "-redrive").values().stream().anyMatch((offset) -> offset > 0);
+	}
+
+	private Process redriveProcess() throws IOException {
+		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), RedriveProcess.class.getName(), kafka.bootstrapServers(),
+				this.group, this.input, this.quarantine);
+		return new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.appendTo(Path.of("target", "redrive-process.log").toFile()))
+			.start();
+	}
+
 	private Worker start() {
+		return start(RECORDS, (i) -> ((i % 5 == 2) ? "bad-" : "good-") + i);
+	}
+
+	private Worker start(int count, IntFunction<String> keys) {
 		kafka.createTopics(2, this.input, this.output, this.quarantine);
 		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-		for (String key : keys()) {
+		for (int i = 0; i < count; i++) {
+			String key = keys.apply(i);
 			RecordHeaders headers = new RecordHeaders();
 			headers.add("trace", WorkerTests.bytes("trace-" + key));
 			records.add(new ProducerRecord<>(this.input, null, WorkerTests.bytes(key), WorkerTests.bytes("value of " + key),
@@ -148,7 +204,9 @@ class WorkerRedriveTests {
 			.codecs(new WorkerSettings.Codecs(new StringDeserializer(), new StringDeserializer(),
 					new StringSerializer(), new StringSerializer(), WorkerTests.INVALID_DATA))
 			.transaction(new TransactionSizing(500, Duration.ofMillis(100)))
-			.invalidInput(new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine))
+			// Every record may be quarantined: the guard never blocks.
+			.invalidInput(new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine,
+					new InvalidInputPolicy.QuarantineGuard(100, 1.0)))
 			.build();
 		RecordProcessor<String, String> processor = (record, output) -> {
 			if (record.key().startsWith("bad-") && !this.fixed.get()) {
