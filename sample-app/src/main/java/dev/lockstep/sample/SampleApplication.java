@@ -15,7 +15,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The cookbook's order normalization as a Spring Boot application. With a command as the
  * first argument it runs that command and exits: {@code seed}, {@code transform},
- * {@code verify}, or {@code demo} (all three on a fresh temporary broker). Without one it
+ * {@code verify}, {@code redrive} (send the quarantined orders back to the input), or
+ * {@code demo} (seed, transform and verify on a fresh temporary broker). Without one it
  * runs the worker as a long-lived service with actuator health, metrics and Prometheus.
  */
 @SpringBootApplication
@@ -26,7 +27,7 @@ public class SampleApplication {
 	 */
 	enum Command {
 
-		SEED, TRANSFORM, VERIFY, DEMO;
+		SEED, TRANSFORM, VERIFY, REDRIVE, DEMO;
 
 		static Optional<Command> of(String[] args) {
 			if (args.length == 0 || args[0].startsWith("-")) {
@@ -37,7 +38,7 @@ public class SampleApplication {
 			}
 			catch (IllegalArgumentException ex) {
 				throw new IllegalArgumentException(
-						"Unknown command '" + args[0] + "': expected seed, transform, verify or demo");
+						"Unknown command '" + args[0] + "': expected seed, transform, verify, redrive or demo");
 			}
 		}
 
@@ -93,6 +94,7 @@ public class SampleApplication {
 				case SEED -> commands.seed();
 				case TRANSFORM -> commands.transform();
 				case VERIFY -> commands.verify();
+				case REDRIVE -> commands.redrive();
 				case DEMO -> {
 					commands.seed();
 					commands.transform();

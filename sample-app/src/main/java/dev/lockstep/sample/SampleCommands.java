@@ -6,11 +6,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import dev.lockstep.autoconfigure.LockstepCodecs;
 import dev.lockstep.autoconfigure.LockstepProperties;
 import dev.lockstep.worker.LockstepWorkers;
+import dev.lockstep.worker.Redrive;
+import dev.lockstep.worker.RedriveResult;
 import dev.lockstep.worker.SlotState;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerState;
@@ -31,7 +34,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The cookbook's three steps: seed the input, transform exactly three records in
- * transactions, verify the output with a read_committed reader.
+ * transactions, verify the output with a read_committed reader; and the operator's
+ * redrive of quarantined orders.
  */
 @Component
 class SampleCommands {
@@ -52,15 +56,19 @@ class SampleCommands {
 
 	private final Duration deadline;
 
+	private final int maxRedrives;
+
 	SampleCommands(@Qualifier("orders") KafkaTemplate<String, Order> orders, LockstepWorkers workers,
 			ConsumerFactory<?, ?> consumerFactory, LockstepCodecs codecs, LockstepProperties properties,
-			@Value("${sample.verify-deadline:60s}") Duration deadline) {
+			@Value("${sample.verify-deadline:60s}") Duration deadline,
+			@Value("${sample.max-redrives:" + Redrive.DEFAULT_MAX_REDRIVES + "}") int maxRedrives) {
 		this.orders = orders;
 		this.workers = workers;
 		this.consumerFactory = consumerFactory;
 		this.codecs = codecs;
 		this.properties = properties;
 		this.deadline = deadline;
+		this.maxRedrives = maxRedrives;
 	}
 
 	/**
@@ -133,6 +141,24 @@ class SampleCommands {
 		check(statuses.equals(Map.of(1L, "PAID", 2L, "REFUNDED")) && tombstones == 1,
 				"expected orders {1=PAID, 2=REFUNDED} and 1 tombstone, found " + statuses + " and " + tombstones);
 		System.out.println("verified 2 orders and 1 tombstone");
+	}
+
+	/**
+	 * Send the orders quarantined since the last redrive back to the input, each once:
+	 * the worker processes them again when it next runs. Needs a quarantine topic
+	 * ({@code --lockstep.workers.normalizer.invalid-input.quarantine-topic}).
+	 */
+	void redrive() {
+		Worker worker = this.workers.worker("normalizer");
+		if (worker.settings().invalidInput().quarantineTopic() == null) {
+			throw new IllegalStateException("the normalizer has no quarantine topic: run it with "
+					+ "--lockstep.workers.normalizer.invalid-input.policy=quarantine and "
+					+ "--lockstep.workers.normalizer.invalid-input.quarantine-topic=<topic>");
+		}
+		RedriveResult result = worker.redrive(new Redrive(null, Set.of(), null, null, null, this.maxRedrives,
+				"the redrive command"));
+		System.out.println("redriven " + result.redriven() + ", kept by the loop guard " + result.keptByLoopGuard()
+				+ ", not selected " + result.notSelected());
 	}
 
 	private List<ConsumerRecord<byte[], byte[]>> readOutput() {

@@ -97,6 +97,34 @@ class SampleCommandsTests {
 	}
 
 	@Test
+	void redriveSendsTheQuarantinedOrdersBackToTheInputOnce(CapturedOutput output) {
+		String[] quarantine = { "--lockstep.workers.normalizer.invalid-input.policy=quarantine",
+				"--lockstep.workers.normalizer.invalid-input.quarantine-topic=cookbook-orders-quarantine",
+				"--lockstep.topics.cookbook-orders-quarantine.partitions=1" };
+		RawAvroCodec<Order> codec = new RawAvroCodec<>(Order.class);
+		produce(List.of(new ProducerRecord<>("cookbook-orders", bytes("order-1"), codec.encode(new Order(1L, "paid", 1L))),
+				new ProducerRecord<>("cookbook-orders", bytes("order-2"), codec.encode(new Order(2L, "SHIPPED", 2L))),
+				new ProducerRecord<>("cookbook-orders", bytes("order-3"), codec.encode(new Order(3L, "paid", 3L)))));
+		assertThat(run(Command.REDRIVE)).isEqualTo(1);
+		assertThat(output.getErr()).contains("redrive failed: the normalizer has no quarantine topic");
+		assertThat(run(Command.TRANSFORM, quarantine)).isZero();
+
+		assertThat(run(Command.REDRIVE, quarantine)).isZero();
+		assertThat(run(Command.REDRIVE, quarantine)).isZero();
+
+		assertThat(output.getOut()).containsSubsequence("committed 3\n",
+				"redriven 1, kept by the loop guard 0, not selected 0\n",
+				"redriven 0, kept by the loop guard 0, not selected 0\n");
+		List<ConsumerRecord<byte[], byte[]>> input = read("cookbook-orders");
+		assertThat(input).hasSize(4).last().satisfies((record) -> {
+			assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo("order-2");
+			assertThat(codec.decode(record.value()).getStatus()).isEqualTo("SHIPPED");
+			assertThat(new String(record.headers().lastHeader("lockstep.redrive.count").value(), StandardCharsets.UTF_8))
+				.isEqualTo("1");
+		});
+	}
+
+	@Test
 	void registryModeFramesValuesUnderTheTopicSubjects(CapturedOutput output) {
 		try (TestSchemaRegistry registry = TestSchemaRegistry.start()) {
 			String url = "--lockstep.registry.url=" + registry.url();
@@ -162,12 +190,16 @@ class SampleCommandsTests {
 	}
 
 	private List<ConsumerRecord<byte[], byte[]>> readOutput() {
+		return read("cookbook-normalized");
+	}
+
+	private List<ConsumerRecord<byte[], byte[]>> read(String topic) {
 		Properties props = new Properties();
 		props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.broker.bootstrapServers());
 		props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
 		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
 				new ByteArrayDeserializer())) {
-			TopicPartition partition = new TopicPartition("cookbook-normalized", 0);
+			TopicPartition partition = new TopicPartition(topic, 0);
 			consumer.assign(List.of(partition));
 			consumer.seekToBeginning(List.of(partition));
 			long end = consumer.endOffsets(List.of(partition)).get(partition);

@@ -192,6 +192,9 @@ class SampleObservabilityTests {
 		seed(new Order(12L, "paid", 12L));
 		await().atMost(Duration.ofSeconds(30)).until(() -> committedOffset() > reset);
 		assertThat(metric("lockstep_worker_records_total", "outcome=\"processed\"")).isEqualTo(processed + 2);
+		// A redrive needs a quarantine topic, which the sample as shipped has not.
+		assertThat(post("/actuator/lockstep/normalizer", "{\"action\":\"redrive\",\"maxRedrives\":2}"))
+			.isEqualTo(400);
 	}
 
 	private long committedOffset() {

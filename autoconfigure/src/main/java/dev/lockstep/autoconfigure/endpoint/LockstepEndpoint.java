@@ -4,13 +4,18 @@ import java.security.Principal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
+import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.OffsetReset;
+import dev.lockstep.worker.Redrive;
+import dev.lockstep.worker.RedriveResult;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerState;
 import org.apache.kafka.common.TopicPartition;
@@ -28,8 +33,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * {@code /actuator/lockstep}: each worker's state, assignment (committed offsets per
  * partition), lag, open transaction age and recent errors; and, when write access is
  * granted ({@code management.endpoint.lockstep.access=unrestricted}), the operator
- * actions {@code pause}, {@code resume} and {@code skip} (move past a BLOCKED worker's
- * record on purpose, to the quarantine topic when one is configured).
+ * actions {@code pause}, {@code resume}, {@code skip} (move past a BLOCKED worker's
+ * record on purpose, to the quarantine topic when one is configured), {@code reset} (move
+ * a running worker's input) and {@code redrive} (send quarantined records back).
  */
 @Endpoint(id = "lockstep", defaultAccess = Access.READ_ONLY)
 public class LockstepEndpoint {
@@ -67,24 +73,37 @@ public class LockstepEndpoint {
 	}
 
 	/**
-	 * Act on a worker: {@code pause}, {@code resume}, {@code skip}, or {@code reset} its
-	 * input's offsets while it runs ({@link Worker#resetOffsets}).
+	 * Act on a worker: {@code pause}, {@code resume}, {@code skip}, {@code reset} its
+	 * input's offsets while it runs ({@link Worker#resetOffsets}), or {@code redrive} its
+	 * quarantined records ({@link Worker#redrive}, answered once done).
 	 * @param name the worker's name
 	 * @param action the action
 	 * @param to for {@code reset}: {@code end}, a time (ISO-8601, such as
 	 * {@code 2026-12-06T09:00:00Z}) or an offset
 	 * @param partitions for {@code reset}: {@code topic:partition} pairs separated by
 	 * commas; every partition of the worker when absent
+	 * @param from for {@code redrive}: read the quarantine topic from this time (ISO-8601)
+	 * instead of where the last redrive stopped
+	 * @param categories for {@code redrive}: the failure categories sent back, separated
+	 * by commas ({@code invalid_input}, {@code abortable}); every one when absent
+	 * @param since for {@code redrive}: quarantined at or after this time
+	 * @param until for {@code redrive}: quarantined before this time
+	 * @param key for {@code redrive}: only records with this key
+	 * @param maxRedrives for {@code redrive}: how often a record may be sent back (3 when absent)
 	 * @param securityContext who asks, named in the log
 	 * @return what was done, or {@code null} (404) when there is no such worker
 	 */
 	@WriteOperation
 	public Map<String, Object> act(@Selector String name, String action, @Nullable String to,
-			@Nullable String partitions, SecurityContext securityContext) {
+			@Nullable String partitions, @Nullable String from, @Nullable String categories, @Nullable String since,
+			@Nullable String until, @Nullable String key, @Nullable Integer maxRedrives,
+			SecurityContext securityContext) {
 		Worker worker = this.workers.worker(name);
 		if (worker == null) {
 			return null;
 		}
+		Principal principal = securityContext.getPrincipal();
+		String requestedBy = (principal != null) ? principal.getName() : "an anonymous actuator request";
 		return switch (action.toLowerCase(Locale.ROOT)) {
 			case "pause" -> {
 				worker.pause();
@@ -96,7 +115,6 @@ public class LockstepEndpoint {
 			}
 			case "skip" -> Map.of("worker", name, "action", "skip", "skipping", worker.skipBlockedRecords());
 			case "reset" -> {
-				Principal principal = securityContext.getPrincipal();
 				OffsetReset reset;
 				try {
 					reset = offsetReset(to, partitions);
@@ -104,15 +122,68 @@ public class LockstepEndpoint {
 				catch (IllegalArgumentException ex) {
 					throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
 				}
-				reset = reset.requestedBy((principal != null) ? principal.getName() : "an anonymous actuator request");
+				reset = reset.requestedBy(requestedBy);
 				worker.resetOffsets(reset);
 				yield Map.of("worker", name, "action", "reset", "to", to, "partitions",
 						reset.partitions().stream().map(TopicPartition::toString).sorted().toList(), "requestedBy",
 						reset.requestedBy());
 			}
+			case "redrive" -> {
+				Redrive redrive;
+				try {
+					redrive = redrive(from, categories, since, until, key, maxRedrives, requestedBy);
+				}
+				catch (IllegalArgumentException ex) {
+					throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+				}
+				if (worker.settings().invalidInput().quarantineTopic() == null) {
+					throw new InvalidEndpointRequestException("Worker '" + name + "' has no quarantine topic",
+							"Worker '" + name + "' has no quarantine topic");
+				}
+				RedriveResult result = worker.redrive(redrive);
+				yield Map.of("worker", name, "action", "redrive", "redriven", result.redriven(), "redrivenTo",
+						result.redrivenTo(), "keptByLoopGuard", result.keptByLoopGuard(), "notSelected",
+						result.notSelected(), "requestedBy", requestedBy);
+			}
 			default -> throw new IllegalArgumentException(
-					"Unknown action '" + action + "': use pause, resume, skip or reset");
+					"Unknown action '" + action + "': use pause, resume, skip, reset or redrive");
 		};
+	}
+
+	/**
+	 * Read a redrive request as the endpoint takes it.
+	 * @return the request
+	 * @throws IllegalArgumentException for a value it cannot read
+	 */
+	static Redrive redrive(@Nullable String from, @Nullable String categories, @Nullable String since,
+			@Nullable String until, @Nullable String key, @Nullable Integer maxRedrives, String requestedBy) {
+		Set<FailureCategory> selected = new HashSet<>();
+		if (categories != null && !categories.isBlank()) {
+			for (String category : categories.split(",")) {
+				try {
+					selected.add(FailureCategory.valueOf(category.strip().toUpperCase(Locale.ROOT)));
+				}
+				catch (IllegalArgumentException ex) {
+					throw new IllegalArgumentException("Category '" + category.strip()
+							+ "': use invalid_input or abortable (a spent retry budget)");
+				}
+			}
+		}
+		return new Redrive(time("from", from), selected, time("since", since), time("until", until),
+				(key != null && !key.isEmpty()) ? key : null,
+				(maxRedrives != null) ? maxRedrives : Redrive.DEFAULT_MAX_REDRIVES, requestedBy);
+	}
+
+	private static @Nullable Instant time(String name, @Nullable String value) {
+		if (value == null || value.isBlank()) {
+			return null;
+		}
+		try {
+			return Instant.parse(value.strip());
+		}
+		catch (DateTimeParseException ex) {
+			throw new IllegalArgumentException("'" + name + "' is " + value + ": use a time such as 2026-12-06T09:00:00Z");
+		}
 	}
 
 	/**

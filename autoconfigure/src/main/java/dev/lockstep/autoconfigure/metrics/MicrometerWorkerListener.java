@@ -11,6 +11,7 @@ import java.util.function.IntSupplier;
 
 import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.OffsetReset;
+import dev.lockstep.worker.RedriveResult;
 import dev.lockstep.worker.SlotState;
 import dev.lockstep.worker.WorkerListener;
 import dev.lockstep.worker.WorkerSettings;
@@ -71,6 +72,8 @@ public class MicrometerWorkerListener implements WorkerListener {
 		for (OffsetReset.Target target : OffsetReset.Target.values()) {
 			offsetResets(worker, target);
 		}
+		redriven(worker);
+		redriveKept(worker);
 		retries(worker);
 		for (WorkerSettings.InvalidInputPolicy.Mode outcome : WorkerSettings.InvalidInputPolicy.Mode.values()) {
 			retriesExhausted(worker, outcome);
@@ -187,6 +190,12 @@ public class MicrometerWorkerListener implements WorkerListener {
 	}
 
 	@Override
+	public void redriven(String worker, RedriveResult result) {
+		redriven(worker).increment(result.redriven());
+		redriveKept(worker).increment(result.keptByLoopGuard());
+	}
+
+	@Override
 	public void offsetsReset(String worker, int slot, OffsetReset reset, Map<TopicPartition, Long> moved) {
 		offsetResets(worker, reset.target()).increment(moved.size());
 	}
@@ -196,6 +205,20 @@ public class MicrometerWorkerListener implements WorkerListener {
 			.description("Partitions an operator's offset reset moved, by target")
 			.tag("worker", worker)
 			.tag("target", target.name().toLowerCase(Locale.ROOT))
+			.register(this.registry);
+	}
+
+	private Counter redriven(String worker) {
+		return Counter.builder("lockstep.worker.redriven")
+			.description("Quarantined records a redrive sent back to their topic")
+			.tag("worker", worker)
+			.register(this.registry);
+	}
+
+	private Counter redriveKept(String worker) {
+		return Counter.builder("lockstep.worker.redrive.kept")
+			.description("Quarantined records a redrive kept in quarantine: sent back as often as allowed already")
+			.tag("worker", worker)
 			.register(this.registry);
 	}
 

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.OffsetReset;
+import dev.lockstep.worker.RedriveResult;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerListener.CommitOutcome;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
@@ -43,6 +44,8 @@ class MicrometerWorkerListenerTests {
 		assertThat(this.meters.get("lockstep.worker.retries").counter().count()).isZero();
 		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "quarantine")).isZero();
 		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "block")).isZero();
+		assertThat(this.meters.get("lockstep.worker.redriven").counter().count()).isZero();
+		assertThat(this.meters.get("lockstep.worker.redrive.kept").counter().count()).isZero();
 		for (String target : new String[] { "timestamp", "offset", "end" }) {
 			assertThat(count("lockstep.worker.offset.resets", "target", target)).as(target).isZero();
 		}
@@ -84,6 +87,14 @@ class MicrometerWorkerListenerTests {
 		assertThat(this.meters.get("lockstep.worker.retries").counter().count()).isEqualTo(2);
 		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "quarantine")).isOne();
 		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "block")).isZero();
+	}
+
+	@Test
+	void aRedriveCountsWhatItSentBackAndWhatItKept() {
+		this.listener.workerCreated("orders");
+		this.listener.redriven("orders", new RedriveResult(40, 2, 7, Map.of("orders", 40L)));
+		assertThat(this.meters.get("lockstep.worker.redriven").counter().count()).isEqualTo(40);
+		assertThat(this.meters.get("lockstep.worker.redrive.kept").counter().count()).isEqualTo(2);
 	}
 
 	@Test
