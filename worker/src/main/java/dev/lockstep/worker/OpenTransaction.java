@@ -41,6 +41,8 @@ final class OpenTransaction implements Callback {
 
 	private int quarantined;
 
+	private int requarantined;
+
 	private int outputs;
 
 	OpenTransaction(TransactionObservation observation) {
@@ -69,6 +71,9 @@ final class OpenTransaction implements Callback {
 	void quarantined(ConsumerRecord<?, ?> record) {
 		processed(record);
 		this.quarantined++;
+		if (record.headers().lastHeader(Redrive.COUNT_HEADER) != null) {
+			this.requarantined++;
+		}
 	}
 
 	void processed(ConsumerRecord<?, ?> record, boolean tombstone) {
@@ -118,7 +123,7 @@ final class OpenTransaction implements Callback {
 	WorkerListener.CommitOutcome outcome(long commitStartedNanos) {
 		long now = System.nanoTime();
 		return new WorkerListener.CommitOutcome(this.records - this.quarantined, this.tombstones, this.quarantined,
-				this.outputs, Duration.ofNanos(now - this.startedNanos),
+				this.requarantined, this.outputs, Duration.ofNanos(now - this.startedNanos),
 				Duration.ofNanos(now - commitStartedNanos));
 	}
 

@@ -200,12 +200,13 @@ public interface WorkerListener {
 	 * @param processed input records processed by the processor
 	 * @param tombstones input tombstones among them
 	 * @param quarantined input records sent to the quarantine topic
+	 * @param requarantined those among them a redrive had sent back
 	 * @param outputs records written to output topics
 	 * @param transactionDuration from begin to the end of the commit
 	 * @param commitDuration of sending offsets and committing
 	 */
-	record CommitOutcome(int processed, int tombstones, int quarantined, int outputs, Duration transactionDuration,
-			Duration commitDuration) {
+	record CommitOutcome(int processed, int tombstones, int quarantined, int requarantined, int outputs,
+			Duration transactionDuration, Duration commitDuration) {
 
 	}
 

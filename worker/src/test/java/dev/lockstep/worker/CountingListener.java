@@ -10,10 +10,11 @@ import java.util.function.IntSupplier;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Counts what a worker reports to its listener: what committed transactions carried, the
- * aborted ones, the retries and spent retry budgets, the recoveries by category, the
- * records timed, what concurrent slots hold in flight and the partitions whose lag it
- * reports (polled and not revoked since).
+ * Counts what a worker reports to its listener: what committed transactions carried (the
+ * records a redrive sent back quarantined again among them), the aborted ones, the
+ * retries and spent retry budgets, the recoveries by category, the records timed, what
+ * concurrent slots hold in flight and the partitions whose lag it reports (polled and not
+ * revoked since).
  */
 final class CountingListener implements WorkerListener {
 
@@ -22,6 +23,8 @@ final class CountingListener implements WorkerListener {
 	final AtomicLong outputs = new AtomicLong();
 
 	final AtomicLong aborted = new AtomicLong();
+
+	final AtomicLong requarantined = new AtomicLong();
 
 	final AtomicLong retried = new AtomicLong();
 
@@ -51,6 +54,7 @@ final class CountingListener implements WorkerListener {
 	public void committed(String worker, int slot, CommitOutcome outcome) {
 		this.processed.addAndGet(outcome.processed());
 		this.outputs.addAndGet(outcome.outputs());
+		this.requarantined.addAndGet(outcome.requarantined());
 	}
 
 	@Override

@@ -57,6 +57,8 @@ class WorkerRedriveTests {
 
 	private final AtomicBoolean fixed = new AtomicBoolean();
 
+	private final CountingListener listener = new CountingListener();
+
 	@BeforeAll
 	static void connect(KafkaBroker shared) {
 		kafka = new KafkaFixture(shared);
@@ -119,6 +121,8 @@ class WorkerRedriveTests {
 			.extracting((record) -> WorkerTests.header(record, Redrive.COUNT_HEADER))
 			.containsExactlyInAnyOrder(null, "1", "2");
 		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(0, 1, 0, Map.of()));
+		// Counted once the transactions holding them were committed (heard just after).
+		await().untilAsserted(() -> assertThat(this.listener.requarantined).hasValue(2));
 
 		// Fixed: the four first quarantined, read again from a time (the three the key filter
 		// passed over among them), each output once.
@@ -214,7 +218,7 @@ class WorkerRedriveTests {
 			}
 			output.toDestination(record.key(), record.value().toUpperCase(), null);
 		};
-		Worker worker = new Worker(settings, processor);
+		Worker worker = new Worker(settings, processor, RecoveryPolicy.AS_CLASSIFIED, this.listener);
 		this.workers.add(worker);
 		worker.start();
 		return worker;

@@ -74,6 +74,7 @@ public class MicrometerWorkerListener implements WorkerListener {
 		}
 		redriven(worker);
 		redriveKept(worker);
+		requarantined(worker);
 		retries(worker);
 		for (WorkerSettings.InvalidInputPolicy.Mode outcome : WorkerSettings.InvalidInputPolicy.Mode.values()) {
 			retriesExhausted(worker, outcome);
@@ -158,6 +159,7 @@ public class MicrometerWorkerListener implements WorkerListener {
 		records(worker, "processed").increment(outcome.processed() - outcome.tombstones());
 		records(worker, "tombstone").increment(outcome.tombstones());
 		records(worker, "quarantined").increment(outcome.quarantined());
+		requarantined(worker).increment(outcome.requarantined());
 		recordsOut(worker).increment(outcome.outputs());
 		transactions(worker, "committed").increment();
 		transactionDuration(worker).record(outcome.transactionDuration());
@@ -211,6 +213,13 @@ public class MicrometerWorkerListener implements WorkerListener {
 	private Counter redriven(String worker) {
 		return Counter.builder("lockstep.worker.redriven")
 			.description("Quarantined records a redrive sent back to their topic")
+			.tag("worker", worker)
+			.register(this.registry);
+	}
+
+	private Counter requarantined(String worker) {
+		return Counter.builder("lockstep.worker.requarantined")
+			.description("Records a redrive sent back that were quarantined again, in committed transactions")
 			.tag("worker", worker)
 			.register(this.registry);
 	}

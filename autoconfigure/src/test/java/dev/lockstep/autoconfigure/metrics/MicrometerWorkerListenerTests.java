@@ -46,6 +46,7 @@ class MicrometerWorkerListenerTests {
 		assertThat(count("lockstep.worker.retries.exhausted", "outcome", "block")).isZero();
 		assertThat(this.meters.get("lockstep.worker.redriven").counter().count()).isZero();
 		assertThat(this.meters.get("lockstep.worker.redrive.kept").counter().count()).isZero();
+		assertThat(this.meters.get("lockstep.worker.requarantined").counter().count()).isZero();
 		for (String target : new String[] { "timestamp", "offset", "end" }) {
 			assertThat(count("lockstep.worker.offset.resets", "target", target)).as(target).isZero();
 		}
@@ -54,10 +55,11 @@ class MicrometerWorkerListenerTests {
 	@Test
 	void aCommittedTransactionCountsItsRecordsByOutcomeAndItsDurations() {
 		this.listener.committed("orders", 0,
-				new CommitOutcome(10, 2, 1, 9, Duration.ofMillis(30), Duration.ofMillis(5)));
+				new CommitOutcome(10, 2, 1, 1, 9, Duration.ofMillis(30), Duration.ofMillis(5)));
 		assertThat(count("lockstep.worker.records", "outcome", "processed")).isEqualTo(8);
 		assertThat(count("lockstep.worker.records", "outcome", "tombstone")).isEqualTo(2);
 		assertThat(count("lockstep.worker.records", "outcome", "quarantined")).isEqualTo(1);
+		assertThat(this.meters.get("lockstep.worker.requarantined").counter().count()).isEqualTo(1);
 		assertThat(this.meters.get("lockstep.worker.records.out").counter().count()).isEqualTo(9);
 		assertThat(count("lockstep.worker.transactions", "result", "committed")).isOne();
 		assertThat(this.meters.get("lockstep.worker.transaction.duration").timer().totalTime(TimeUnit.MILLISECONDS))
