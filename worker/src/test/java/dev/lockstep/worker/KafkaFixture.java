@@ -19,6 +19,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Plain kafka-clients helpers for worker tests: topics, input records, and what a
@@ -82,6 +84,30 @@ final class KafkaFixture {
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * The settings of a worker with string keys and values on a broker, reading its input
+	 * from the beginning.
+	 * @param bootstrapServers the broker
+	 * @param name the worker's name
+	 * @param input the topic it reads
+	 * @param output its destination
+	 * @param group its group, and the base of its transactional ids
+	 * @return a builder of the settings, for a test to add its own
+	 */
+	static WorkerSettings.Builder stringWorker(String bootstrapServers, String name, String input, String output,
+			String group) {
+		Map<String, Object> clients = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+		return WorkerSettings.builder(name)
+			.sourceTopics(input)
+			.destination(output)
+			.groupId(group)
+			.instance(InstanceIdentity.configured("i", "test"))
+			.consumerProperties(clients)
+			.producerProperties(clients)
+			.codecs(new WorkerSettings.Codecs(new StringDeserializer(), new StringDeserializer(),
+					new StringSerializer(), new StringSerializer(), WorkerTests.INVALID_DATA));
 	}
 
 	Map<String, Object> clientProperties() {

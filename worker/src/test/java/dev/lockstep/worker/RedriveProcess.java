@@ -3,8 +3,6 @@ package dev.lockstep.worker;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A JVM of its own that redrives a test worker's quarantine topic, for a test to kill
@@ -18,30 +16,17 @@ final class RedriveProcess {
 	}
 
 	public static void main(String[] args) {
-		WorkerSettings settings = settings(args[0], args[1], args[2], args[3]);
+		String bootstrapServers = args[0];
+		String quarantine = args[3];
+		WorkerSettings settings = KafkaFixture.stringWorker(bootstrapServers, "redrive", args[2], args[2] + "-out", args[1])
+			.consumerProperties(Map.of("bootstrap.servers", bootstrapServers, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 50))
+			.invalidInput(new WorkerSettings.InvalidInputPolicy(WorkerSettings.InvalidInputPolicy.Mode.QUARANTINE,
+					quarantine))
+			.build();
 		RecordProcessor<String, String> unused = (record, output) -> {
 		};
 		RedriveResult result = new Worker(settings, unused).redrive(Redrive.sinceTheLast());
 		System.out.println("Redrive done: " + result);
-	}
-
-	/**
-	 * The settings of the test's worker, as far as a redrive reads them.
-	 */
-	static WorkerSettings settings(String bootstrapServers, String group, String input, String quarantine) {
-		Map<String, Object> clients = Map.of("bootstrap.servers", bootstrapServers);
-		return WorkerSettings.builder("redrive")
-			.sourceTopics(input)
-			.destination(input + "-out")
-			.groupId(group)
-			.instance(InstanceIdentity.configured("i", "test"))
-			.consumerProperties(Map.of("bootstrap.servers", bootstrapServers, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 50))
-			.producerProperties(clients)
-			.codecs(new WorkerSettings.Codecs(new StringDeserializer(), new StringDeserializer(),
-					new StringSerializer(), new StringSerializer(), WorkerTests.INVALID_DATA))
-			.invalidInput(new WorkerSettings.InvalidInputPolicy(WorkerSettings.InvalidInputPolicy.Mode.QUARANTINE,
-					quarantine, new WorkerSettings.InvalidInputPolicy.QuarantineGuard(100, 1.0)))
-			.build();
 	}
 
 }

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,12 +17,9 @@ import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -196,17 +192,8 @@ class WorkerRedriveTests {
 					headers));
 		}
 		kafka.produce(records);
-		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
-		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-		WorkerSettings settings = WorkerSettings.builder("redrive")
-			.sourceTopics(this.input)
-			.destination(this.output)
-			.groupId(this.group)
-			.instance(InstanceIdentity.configured("i", "test"))
-			.consumerProperties(consumer)
-			.producerProperties(kafka.clientProperties())
-			.codecs(new WorkerSettings.Codecs(new StringDeserializer(), new StringDeserializer(),
-					new StringSerializer(), new StringSerializer(), WorkerTests.INVALID_DATA))
+		WorkerSettings settings = KafkaFixture
+			.stringWorker(kafka.bootstrapServers(), "redrive", this.input, this.output, this.group)
 			.transaction(new TransactionSizing(500, Duration.ofMillis(100)))
 			// Every record may be quarantined: the guard never blocks.
 			.invalidInput(new InvalidInputPolicy(Mode.QUARANTINE, this.quarantine,

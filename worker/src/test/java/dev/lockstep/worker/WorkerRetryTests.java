@@ -2,7 +2,6 @@ package dev.lockstep.worker;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -19,11 +18,8 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Ordering;
 import dev.lockstep.worker.WorkerSettings.Retry;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -185,17 +181,8 @@ class WorkerRetryTests {
 			}
 		}
 		kafka.produce(records);
-		Map<String, Object> consumer = new HashMap<>(kafka.clientProperties());
-		consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-		WorkerSettings.Builder settings = WorkerSettings.builder("retry")
-			.sourceTopics(this.input)
-			.destination(this.output)
-			.groupId(this.group)
-			.instance(InstanceIdentity.configured("i", "test"))
-			.consumerProperties(consumer)
-			.producerProperties(kafka.clientProperties())
-			.codecs(new WorkerSettings.Codecs(new StringDeserializer(), new StringDeserializer(),
-					new StringSerializer(), new StringSerializer(), WorkerTests.INVALID_DATA))
+		WorkerSettings.Builder settings = KafkaFixture
+			.stringWorker(kafka.bootstrapServers(), "retry", this.input, this.output, this.group)
 			.transaction(new TransactionSizing(500, Duration.ofMillis(100), TRANSACTION_TIMEOUT))
 			.invalidInput(new InvalidInputPolicy(Mode.BLOCK, this.quarantine))
 			.retry(retry)
