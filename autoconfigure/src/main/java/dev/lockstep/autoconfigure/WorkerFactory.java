@@ -186,13 +186,6 @@ class WorkerFactory {
 		return built;
 	}
 
-	/**
-	 * The worker's group membership: unless set, static under the classic protocol for a
-	 * stable instance identity, else dynamic; static members need a stable identity, and a
-	 * static member's id (its slot's transactional id) must be one Kafka accepts as a
-	 * group.instance.id.
-	 */
-
 	private static WorkerSettings.Retry retry(LockstepProperties.Retry retry) {
 		// Each a Throwable: checked with the declarations.
 		List<Class<? extends Throwable>> retryOn = retry.getRetryOn()
@@ -202,6 +195,13 @@ class WorkerFactory {
 		return new WorkerSettings.Retry(retry.getAttempts(), retry.getInitialBackoff(), retry.getMultiplier(),
 				retry.getMaxBackoff(), retry.getJitter(), retry.getExhausted(), retryOn);
 	}
+
+	/**
+	 * The worker's group membership: unless set, static under the classic protocol for a
+	 * stable instance identity, else dynamic; static members need a stable identity, and a
+	 * static member's id (its slot's transactional id) must be one Kafka accepts as a
+	 * group.instance.id.
+	 */
 	private WorkerSettings.Membership membership(String prefix, LockstepProperties.Worker worker,
 			Map<String, Object> consumer, String transactionalId) {
 		boolean staticMembers = (worker.getStaticMembership() != null) ? worker.getStaticMembership()

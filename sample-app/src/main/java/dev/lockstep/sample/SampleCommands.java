@@ -150,7 +150,8 @@ class SampleCommands {
 	 */
 	void redrive() {
 		Worker worker = this.workers.worker("normalizer");
-		if (worker.settings().invalidInput().quarantineTopic() == null) {
+		String quarantine = worker.settings().invalidInput().quarantineTopic();
+		if (quarantine == null || quarantine.isBlank()) {
 			throw new IllegalStateException("the normalizer has no quarantine topic: run it with "
 					+ "--lockstep.workers.normalizer.invalid-input.policy=quarantine and "
 					+ "--lockstep.workers.normalizer.invalid-input.quarantine-topic=<topic>");
@@ -158,7 +159,7 @@ class SampleCommands {
 		RedriveResult result = worker.redrive(new Redrive(null, Set.of(), null, null, null, this.maxRedrives,
 				"the redrive command"));
 		System.out.println("redriven " + result.redriven() + ", kept by the loop guard " + result.keptByLoopGuard()
-				+ ", not selected " + result.notSelected());
+				+ ", not selected " + result.notSelected() + ", unroutable " + result.unroutable());
 	}
 
 	private List<ConsumerRecord<byte[], byte[]>> readOutput() {

@@ -113,8 +113,8 @@ class SampleCommandsTests {
 		assertThat(run(Command.REDRIVE, quarantine)).isZero();
 
 		assertThat(output.getOut()).containsSubsequence("committed 3\n",
-				"redriven 1, kept by the loop guard 0, not selected 0\n",
-				"redriven 0, kept by the loop guard 0, not selected 0\n");
+				"redriven 1, kept by the loop guard 0, not selected 0, unroutable 0\n",
+				"redriven 0, kept by the loop guard 0, not selected 0, unroutable 0\n");
 		List<ConsumerRecord<byte[], byte[]>> input = read("cookbook-orders");
 		assertThat(input).hasSize(4).last().satisfies((record) -> {
 			assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo("order-2");

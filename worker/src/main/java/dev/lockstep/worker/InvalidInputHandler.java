@@ -1,6 +1,5 @@
 package dev.lockstep.worker;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 
@@ -24,8 +23,6 @@ import org.springframework.core.log.LogAccessor;
 final class InvalidInputHandler {
 
 	private static final LogAccessor logger = new LogAccessor(InvalidInputHandler.class);
-
-	static final String ERROR_HEADER_PREFIX = "lockstep.error.";
 
 	private final SlotId id;
 
@@ -63,7 +60,7 @@ final class InvalidInputHandler {
 
 		/**
 		 * Hold the slot at the record: the slot commits what came before it, rewinds to it
-		 * and calls {@link #block(ProcessedRecord)}.
+		 * and calls {@link #block(ProcessedRecord, SlotRetries.RetryAttempts)}.
 		 */
 		BLOCK
 
@@ -231,7 +228,7 @@ final class InvalidInputHandler {
 		boolean toQuarantine = quarantineTopic != null && !quarantineTopic.isBlank();
 		if (toQuarantine) {
 			ProducerRecord<byte[], byte[]> record = quarantined(raw, reason, attempts);
-			header((RecordHeaders) record.headers(), "skipped", "operator");
+			QuarantineHeaders.add(record.headers(), QuarantineHeaders.SKIPPED, "operator");
 			transaction.send(record);
 		}
 		transaction.begin().quarantined(raw);
@@ -244,25 +241,22 @@ final class InvalidInputHandler {
 	private ProducerRecord<byte[], byte[]> quarantined(ConsumerRecord<byte[], byte[]> raw, Throwable reason,
 			SlotRetries.RetryAttempts attempts) {
 		RecordHeaders headers = new RecordHeaders(raw.headers().toArray());
-		header(headers, "topic", raw.topic());
-		header(headers, "partition", Integer.toString(raw.partition()));
-		header(headers, "offset", Long.toString(raw.offset()));
-		header(headers, "exception", reason.getClass().getName());
-		header(headers, "message", String.valueOf(reason.getMessage()));
-		header(headers, "timestamp", Instant.now().toString());
-		header(headers, "category",
+		QuarantineHeaders.add(headers, QuarantineHeaders.TOPIC, raw.topic());
+		QuarantineHeaders.add(headers, QuarantineHeaders.PARTITION, Integer.toString(raw.partition()));
+		QuarantineHeaders.add(headers, QuarantineHeaders.OFFSET, Long.toString(raw.offset()));
+		QuarantineHeaders.add(headers, QuarantineHeaders.EXCEPTION, reason.getClass().getName());
+		QuarantineHeaders.add(headers, QuarantineHeaders.MESSAGE, String.valueOf(reason.getMessage()));
+		QuarantineHeaders.add(headers, QuarantineHeaders.TIMESTAMP, Instant.now().toString());
+		QuarantineHeaders.add(headers, QuarantineHeaders.CATEGORY,
 				(attempts != null) ? FailureCategory.ABORTABLE.name() : FailureCategory.INVALID_INPUT.name());
-		header(headers, "attempts", Integer.toString((attempts != null) ? attempts.count() : 1));
+		QuarantineHeaders.add(headers, QuarantineHeaders.ATTEMPTS,
+				Integer.toString((attempts != null) ? attempts.count() : 1));
 		if (attempts != null) {
-			header(headers, "first-exception", attempts.first().getClass().getName());
-			header(headers, "first-message", String.valueOf(attempts.first().getMessage()));
-			header(headers, "first-timestamp", attempts.firstAt().toString());
+			QuarantineHeaders.add(headers, QuarantineHeaders.FIRST_EXCEPTION, attempts.first().getClass().getName());
+			QuarantineHeaders.add(headers, QuarantineHeaders.FIRST_MESSAGE, String.valueOf(attempts.first().getMessage()));
+			QuarantineHeaders.add(headers, QuarantineHeaders.FIRST_TIMESTAMP, attempts.firstAt().toString());
 		}
 		return new ProducerRecord<>(this.policy.quarantineTopic(), null, raw.key(), raw.value(), headers);
-	}
-
-	private static void header(RecordHeaders headers, String name, String value) {
-		headers.add(ERROR_HEADER_PREFIX + name, value.getBytes(StandardCharsets.UTF_8));
 	}
 
 }

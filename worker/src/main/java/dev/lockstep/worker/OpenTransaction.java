@@ -71,7 +71,7 @@ final class OpenTransaction implements Callback {
 	void quarantined(ConsumerRecord<?, ?> record) {
 		processed(record);
 		this.quarantined++;
-		if (record.headers().lastHeader(Redrive.COUNT_HEADER) != null) {
+		if (record.headers().lastHeader(QuarantineHeaders.REDRIVE_COUNT) != null) {
 			this.requarantined++;
 		}
 	}

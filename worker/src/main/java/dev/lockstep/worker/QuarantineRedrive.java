@@ -1,6 +1,5 @@
 package dev.lockstep.worker;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -30,12 +29,14 @@ import org.springframework.core.log.LogAccessor;
 
 /**
  * One {@link Redrive} over a worker's quarantine topic, on the calling thread: every
- * record committed there when it starts is read once, from where the worker's redrive
- * group left off (or from a time); those selected are sent back, with their original key,
- * value, headers and partition and a redrive count, to the topic each was read from, in
- * transactions that also commit the group's read offsets. So a redrive interrupted
- * anywhere and asked again sends each record back exactly once. Its transactional id is
- * the same on every instance: two instances redriving at once fence each other.
+ * record committed there when it starts (up to each partition's last stable offset) is
+ * read once, from where its redrive group left off; those selected are sent back, with
+ * their original key, value, headers and partition and a redrive count, to the source
+ * topic each was read from, in transactions that also commit the group's read offsets.
+ * So a redrive interrupted anywhere and asked again sends each record back exactly once.
+ * The worker's redrives share one group; the redrives from a given time have their own,
+ * so that reading again never moves the shared one. Its transactional id is the same on
+ * every instance: two instances redriving at once fence each other.
  */
 final class QuarantineRedrive {
 
@@ -43,25 +44,27 @@ final class QuarantineRedrive {
 
 	private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
 
-	private static final String ERROR_HEADER_PREFIX = InvalidInputHandler.ERROR_HEADER_PREFIX;
+	// A redrive whose position moves no further for this long fails, naming where it stands
+	// (a quarantine partition without a leader, a transaction left open on it).
+	static final Duration NO_PROGRESS_LIMIT = Duration.ofSeconds(60);
 
 	private final WorkerSettings settings;
 
 	private final Redrive request;
 
+	private final WorkerListener listener;
+
 	private final String topic;
 
-	private long redriven;
+	// The partition count of each source topic, as the producer knows it.
+	private final Map<String, Integer> partitions = new HashMap<>();
 
-	private long kept;
+	private RedriveResult done = RedriveResult.NONE;
 
-	private long notSelected;
-
-	private final Map<String, Long> redrivenTo = new TreeMap<>();
-
-	QuarantineRedrive(WorkerSettings settings, Redrive request) {
+	QuarantineRedrive(WorkerSettings settings, Redrive request, WorkerListener listener) {
 		this.settings = settings;
 		this.request = request;
+		this.listener = listener;
 		this.topic = settings.invalidInput().quarantineTopic();
 		if (this.topic == null || this.topic.isBlank()) {
 			throw new IllegalStateException("Worker '" + settings.name() + "' has no quarantine topic to redrive from");
@@ -69,77 +72,106 @@ final class QuarantineRedrive {
 	}
 
 	/**
-	 * The worker's redrive group: where its last redrive stopped.
+	 * The redrive's group: where it stands.
 	 * @return the group id
 	 */
 	String groupId() {
-		return this.settings.groupId() + "-redrive";
+		String shared = this.settings.groupId() + "-redrive";
+		return (this.request.from() != null) ? shared + "-from-" + this.request.from().toEpochMilli() : shared;
 	}
 
 	RedriveResult run() {
-		try (Consumer<byte[], byte[]> consumer = newConsumer();
-				Producer<byte[], byte[]> producer = newProducer()) {
+		try (Consumer<byte[], byte[]> consumer = newConsumer(); Producer<byte[], byte[]> producer = newProducer()) {
 			producer.initTransactions();
-			List<TopicPartition> partitions = consumer.partitionsFor(this.topic)
+			List<TopicPartition> quarantine = consumer.partitionsFor(this.topic)
 				.stream()
 				.map((info) -> new TopicPartition(info.topic(), info.partition()))
 				.toList();
-			consumer.assign(partitions);
-			seekToStart(consumer, partitions);
+			consumer.assign(quarantine);
 			// For a read_committed consumer: the last stable offsets, what was committed when the redrive started.
-			Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-			while (!caughtUp(consumer, end)) {
+			Map<TopicPartition, Long> end = consumer.endOffsets(quarantine);
+			seekToStart(consumer, quarantine, end);
+			Map<TopicPartition, Long> positions = positions(consumer, quarantine);
+			long progressedNanos = System.nanoTime();
+			while (!caughtUp(positions, end)) {
 				ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
 				if (!records.isEmpty()) {
 					sendBack(records, end, consumer, producer);
 				}
+				Map<TopicPartition, Long> now = positions(consumer, quarantine);
+				if (!now.equals(positions)) {
+					positions = now;
+					progressedNanos = System.nanoTime();
+				}
+				else if (System.nanoTime() - progressedNanos > NO_PROGRESS_LIMIT.toNanos()) {
+					throw new IllegalStateException("Redrive of worker '" + this.settings.name() + "' made no progress for "
+							+ NO_PROGRESS_LIMIT.toSeconds() + " s at " + positions + " of " + end
+							+ " (asked again, it goes on from there)");
+				}
 			}
 		}
-		return new RedriveResult(this.redriven, this.kept, this.notSelected,
-				Map.copyOf(this.redrivenTo));
-	}
-
-	private void seekToStart(Consumer<byte[], byte[]> consumer, List<TopicPartition> partitions) {
-		if (this.request.from() != null) {
-			Map<TopicPartition, Long> times = new HashMap<>();
-			partitions.forEach((partition) -> times.put(partition, this.request.from().toEpochMilli()));
-			Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(times);
-			Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-			partitions.forEach((partition) -> consumer.seek(partition,
-					(found.get(partition) != null) ? found.get(partition).offset() : end.get(partition)));
-			return;
-		}
-		Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(partitions));
-		for (TopicPartition partition : partitions) {
-			OffsetAndMetadata offset = committed.get(partition);
-			if (offset != null) {
-				consumer.seek(partition, offset.offset());
-			}
-			else {
-				consumer.seekToBeginning(List.of(partition));
-			}
-		}
-	}
-
-	private static boolean caughtUp(Consumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
-		for (Map.Entry<TopicPartition, Long> partition : end.entrySet()) {
-			if (consumer.position(partition.getKey()) < partition.getValue()) {
-				return false;
-			}
-		}
-		return true;
+		return this.done;
 	}
 
 	/**
-	 * Send a poll's selected records back and commit the group's offsets past every record
-	 * read before the redrive's end, in one transaction; counted once committed.
+	 * Seek each partition to where the redrive's group stands: its committed offset when
+	 * that is within the partition (one outside it belongs to a topic deleted and created
+	 * again), otherwise the first record quarantined at or after the request's time, or
+	 * the partition's first record.
+	 */
+	private void seekToStart(Consumer<byte[], byte[]> consumer, List<TopicPartition> quarantine,
+			Map<TopicPartition, Long> end) {
+		Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(quarantine));
+		Map<TopicPartition, Long> beginning = consumer.beginningOffsets(quarantine);
+		Map<TopicPartition, Long> times = new HashMap<>();
+		for (TopicPartition partition : quarantine) {
+			OffsetAndMetadata offset = committed.get(partition);
+			if (offset != null && offset.offset() >= beginning.get(partition) && offset.offset() <= end.get(partition)) {
+				consumer.seek(partition, offset.offset());
+				continue;
+			}
+			if (offset != null) {
+				logger.warn(() -> "Redrive group " + groupId() + " stood at " + offset.offset() + " of " + partition
+						+ ", outside its records (" + beginning.get(partition) + " to " + end.get(partition)
+						+ "): reading it from its start");
+			}
+			if (this.request.from() != null) {
+				times.put(partition, this.request.from().toEpochMilli());
+			}
+			else {
+				consumer.seek(partition, beginning.get(partition));
+			}
+		}
+		if (!times.isEmpty()) {
+			Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(times);
+			times.keySet()
+				.forEach((partition) -> consumer.seek(partition,
+						(found.get(partition) != null) ? found.get(partition).offset() : end.get(partition)));
+		}
+	}
+
+	private static Map<TopicPartition, Long> positions(Consumer<byte[], byte[]> consumer,
+			List<TopicPartition> quarantine) {
+		Map<TopicPartition, Long> positions = new HashMap<>();
+		quarantine.forEach((partition) -> positions.put(partition, consumer.position(partition)));
+		return positions;
+	}
+
+	private static boolean caughtUp(Map<TopicPartition, Long> positions, Map<TopicPartition, Long> end) {
+		return end.entrySet().stream().allMatch((partition) -> positions.get(partition.getKey()) >= partition.getValue());
+	}
+
+	/**
+	 * Send a poll's selected records back and commit the group's offsets past every
+	 * record read before the redrive's end, in one transaction; counted once committed.
 	 */
 	private void sendBack(ConsumerRecords<byte[], byte[]> records, Map<TopicPartition, Long> end,
 			Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer) {
 		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-		Map<String, Long> sentTo = new HashMap<>();
-		long keptNow = 0;
-		long notSelectedNow = 0;
+		Map<String, Long> sentTo = new TreeMap<>();
+		long kept = 0;
+		long notSelected = 0;
+		long unroutable = 0;
 		producer.beginTransaction();
 		try {
 			for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -149,25 +181,28 @@ final class QuarantineRedrive {
 					continue;
 				}
 				offsets.put(partition, new OffsetAndMetadata(record.offset() + 1));
-				String origin = text(record, ERROR_HEADER_PREFIX + "topic");
-				if (origin == null || !this.request.selects(record)) {
-					notSelectedNow++;
-					continue;
+				String origin = QuarantineHeaders.text(record.headers(), QuarantineHeaders.TOPIC);
+				if (origin == null || !this.settings.sourceTopics().contains(origin)) {
+					unroutable++;
 				}
-				int count = redriveCount(record);
-				if (count >= this.request.maxRedrives()) {
-					keptNow++;
-					logger.warn(() -> "Redrive of worker '" + this.settings.name() + "' keeps " + record.topic() + "-" + record.partition() + "@" + record.offset()
-							+ " in quarantine: sent back " + count + " times already");
-					continue;
+				else if (!this.request.selects(record)) {
+					notSelected++;
 				}
-				producer.send(sentBack(record, origin, count + 1));
-				sentTo.merge(origin, 1L, Long::sum);
+				else if (redriveCount(record) >= this.request.maxRedrives()) {
+					kept++;
+					logger.warn(() -> "Redrive of worker '" + this.settings.name() + "' keeps " + partition + "@"
+							+ record.offset() + " in quarantine: sent back "
+							+ QuarantineHeaders.text(record.headers(), QuarantineHeaders.REDRIVE_COUNT) + " times already");
+				}
+				else {
+					producer.send(sentBack(record, origin, producer));
+					sentTo.merge(origin, 1L, Long::sum);
+				}
 			}
 			producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
 			producer.commitTransaction();
 		}
-		catch (KafkaException ex) {
+		catch (RuntimeException ex) {
 			// The redrive fails; asked again, it goes on from its last commit.
 			try {
 				producer.abortTransaction();
@@ -177,47 +212,60 @@ final class QuarantineRedrive {
 			}
 			throw ex;
 		}
-		sentTo.forEach((origin, sent) -> {
-			this.redrivenTo.merge(origin, sent, Long::sum);
-			this.redriven += sent;
-		});
-		this.kept += keptNow;
-		this.notSelected += notSelectedNow;
+		long sent = sentTo.values().stream().mapToLong(Long::longValue).sum();
+		RedriveResult committed = new RedriveResult(sent, kept, notSelected, unroutable, sentTo);
+		this.done = this.done.plus(committed);
+		try {
+			this.listener.redriven(this.settings.name(), committed);
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> "Worker " + this.settings.name() + " listener failed on a redrive");
+		}
 	}
 
 	/**
 	 * The record as it was read from its topic: its key, value and headers (without the
-	 * quarantine's), to its partition when it names one, with its redrive count.
+	 * quarantine's), to its partition while the topic has it, with its redrive count.
 	 */
-	private static ProducerRecord<byte[], byte[]> sentBack(ConsumerRecord<byte[], byte[]> record, String origin,
-			int count) {
+	private ProducerRecord<byte[], byte[]> sentBack(ConsumerRecord<byte[], byte[]> record, String origin,
+			Producer<byte[], byte[]> producer) {
 		RecordHeaders headers = new RecordHeaders();
 		for (Header header : record.headers()) {
-			if (!header.key().startsWith(ERROR_HEADER_PREFIX) && !header.key().equals(Redrive.COUNT_HEADER)) {
+			if (!header.key().startsWith(QuarantineHeaders.PREFIX) && !header.key().equals(QuarantineHeaders.REDRIVE_COUNT)) {
 				headers.add(header);
 			}
 		}
-		headers.add(Redrive.COUNT_HEADER, Integer.toString(count).getBytes(StandardCharsets.UTF_8));
-		String partition = text(record, ERROR_HEADER_PREFIX + "partition");
-		return new ProducerRecord<>(origin, (partition != null) ? Integer.valueOf(partition) : null, record.key(),
-				record.value(), headers);
+		QuarantineHeaders.add(headers, QuarantineHeaders.REDRIVE_COUNT, Integer.toString(redriveCount(record) + 1));
+		Integer partition = number(QuarantineHeaders.text(record.headers(), QuarantineHeaders.PARTITION));
+		int partitions = this.partitions.computeIfAbsent(origin, (topic) -> producer.partitionsFor(topic).size());
+		return new ProducerRecord<>(origin, (partition != null && partition < partitions) ? partition : null,
+				record.key(), record.value(), headers);
 	}
 
-	private static int redriveCount(ConsumerRecord<byte[], byte[]> record) {
-		String count = text(record, Redrive.COUNT_HEADER);
-		return (count != null) ? Integer.parseInt(count) : 0;
+	/** How often the record was sent back; a count that is no number stops it as the guard would. */
+	private int redriveCount(ConsumerRecord<byte[], byte[]> record) {
+		String count = QuarantineHeaders.text(record.headers(), QuarantineHeaders.REDRIVE_COUNT);
+		if (count == null) {
+			return 0;
+		}
+		Integer parsed = number(count);
+		return (parsed != null && parsed >= 0) ? parsed : this.request.maxRedrives();
 	}
 
-	private static String text(ConsumerRecord<byte[], byte[]> record, String header) {
-		Header last = record.headers().lastHeader(header);
-		return (last != null && last.value() != null) ? new String(last.value(), StandardCharsets.UTF_8) : null;
+	private static Integer number(String text) {
+		try {
+			return (text != null) ? Integer.valueOf(text.strip()) : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
 	}
 
 	private Consumer<byte[], byte[]> newConsumer() {
 		Map<String, Object> props = ExactlyOnceClients.consumer(new HashMap<>(this.settings.consumerProperties()));
-		// Assigned, not subscribed: the group only keeps the redrive's offsets.
-		props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-		props.remove("group.protocol");
+		// Assigned, not subscribed: the group only keeps the redrive's offsets, so no setting
+		// of a group member (protocol, assignor, static id) applies.
+		props.keySet().removeIf((key) -> key.startsWith("group.") || key.equals(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG));
 		props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId());
 		props.put(ConsumerConfig.CLIENT_ID_CONFIG, "lockstep-" + this.settings.name() + "-redrive-consumer");
 		return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -2,10 +2,10 @@ package dev.lockstep.worker;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Set;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 
 /**
  * An operator's request to send a worker's quarantined records back to the topics they
@@ -13,10 +13,11 @@ import org.apache.kafka.common.header.Header;
  * category, the time they were quarantined, and key. A record already redriven
  * {@code maxRedrives} times stays in quarantine (the loop guard).
  *
- * @param from read the quarantine topic from the first record quarantined at or after
- * this time, or {@code null} to go on where the worker's last redrive stopped (its first
- * record for the first redrive): so a record is sent back once, however often a redrive
- * is interrupted and asked again
+ * @param from read the quarantine topic again from the first record quarantined at or
+ * after this time, or {@code null} to go on where the worker's last redrive stopped (its
+ * first record for the first redrive). Either way a redrive interrupted and asked again
+ * goes on where it stopped, so each record is sent back once per position: the worker's
+ * redrives share one, and the redrives from a given time another
  * @param categories the categories sent back ({@link FailureCategory#INVALID_INPUT},
  * {@link FailureCategory#ABORTABLE} for a spent retry budget); empty: every one
  * @param since quarantined at or after this time, or {@code null}
@@ -31,10 +32,8 @@ public record Redrive(Instant from, Set<FailureCategory> categories, Instant sin
 	/** How often a record may be sent back unless set. */
 	public static final int DEFAULT_MAX_REDRIVES = 3;
 
-	/** The header counting how often a record was sent back from quarantine. */
-	public static final String COUNT_HEADER = "lockstep.redrive.count";
-
 	public Redrive {
+		Objects.requireNonNull(categories, "categories (empty for every one)");
 		if (maxRedrives < 1) {
 			throw new IllegalArgumentException("Max redrives must be at least 1, not " + maxRedrives);
 		}
@@ -54,7 +53,8 @@ public record Redrive(Instant from, Set<FailureCategory> categories, Instant sin
 	}
 
 	/**
-	 * Return whether a quarantined record is one this request selects.
+	 * Return whether a quarantined record is one this request selects. A record an
+	 * operator skipped on purpose never is.
 	 * @param record the quarantine topic's record
 	 * @return whether it matches every filter
 	 */
@@ -69,17 +69,28 @@ public record Redrive(Instant from, Set<FailureCategory> categories, Instant sin
 				&& (record.key() == null || !this.key.equals(new String(record.key(), StandardCharsets.UTF_8)))) {
 			return false;
 		}
+		if (record.headers().lastHeader(QuarantineHeaders.SKIPPED) != null) {
+			return false;
+		}
 		return this.categories.isEmpty() || this.categories.contains(category(record));
 	}
 
 	/**
-	 * The category a quarantined record failed with: as its header says (records
-	 * quarantined before the header existed were all invalid input).
+	 * The category a quarantined record failed with, as its header says: records
+	 * quarantined before the header existed were all invalid input; one the header names
+	 * otherwise is of no category.
 	 */
-	static FailureCategory category(ConsumerRecord<byte[], byte[]> record) {
-		Header header = record.headers().lastHeader(InvalidInputHandler.ERROR_HEADER_PREFIX + "category");
-		return (header != null) ? FailureCategory.valueOf(new String(header.value(), StandardCharsets.UTF_8))
-				: FailureCategory.INVALID_INPUT;
+	private static FailureCategory category(ConsumerRecord<byte[], byte[]> record) {
+		String category = QuarantineHeaders.text(record.headers(), QuarantineHeaders.CATEGORY);
+		if (category == null) {
+			return FailureCategory.INVALID_INPUT;
+		}
+		for (FailureCategory known : FailureCategory.values()) {
+			if (known.name().equals(category)) {
+				return known;
+			}
+		}
+		return null;
 	}
 
 }

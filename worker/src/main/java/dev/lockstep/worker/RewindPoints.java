@@ -83,6 +83,15 @@ final class RewindPoints {
 		});
 	}
 
+	/**
+	 * A partition is read again from an offset on (sought back to a record to retry).
+	 * @param partition the partition
+	 * @param offset the next offset read
+	 */
+	void readUpTo(TopicPartition partition, long offset) {
+		this.readUpTo.computeIfPresent(partition, (key, read) -> Math.min(read, offset));
+	}
+
 	void forget(TopicPartition partition) {
 		this.points.remove(partition);
 		this.readUpTo.remove(partition);

@@ -93,8 +93,11 @@ final class SlotIntake {
 			this.retries.holdForNextAttempt(record, attempts);
 			return true;
 		}
-		InvalidInputPolicy.Mode mode = this.retries.spent();
-		return setAside(record, this.invalidInput.exhausted(record, attempts, mode, this.transaction), attempts);
+		InvalidInputHandler.Outcome outcome = this.invalidInput.exhausted(record, attempts, this.retries.whenSpent(),
+				this.transaction);
+		this.retries.spent(attempts, (outcome == InvalidInputHandler.Outcome.HANDLED) ? InvalidInputPolicy.Mode.QUARANTINE
+				: InvalidInputPolicy.Mode.BLOCK);
+		return setAside(record, outcome, attempts);
 	}
 
 	private boolean setAside(ProcessedRecord record, InvalidInputHandler.Outcome outcome,

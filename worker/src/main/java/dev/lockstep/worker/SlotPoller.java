@@ -78,7 +78,8 @@ final class SlotPoller {
 			this.rebalance.throwFailure();
 		}
 		this.rewindPoints.polled(records);
-		if (records.isEmpty()) {
+		if (records.isEmpty() && !this.retries.isHolding()) {
+			// A partition waiting for a record's next attempt has input: neither idle nor quiet.
 			this.deadline.check();
 			if (!transactionOpen) {
 				this.monitor.quiet();
@@ -109,7 +110,7 @@ final class SlotPoller {
 			consumer.pause(consumer.assignment());
 		}
 		else {
-			consumer.resume(consumer.paused().stream().filter((partition) -> !this.retries.isHeld(partition)).toList());
+			consumer.resume(consumer.paused().stream().filter((held) -> !this.retries.isHeld(held)).toList());
 		}
 		this.paused = pause;
 		this.rebalance.paused(pause);

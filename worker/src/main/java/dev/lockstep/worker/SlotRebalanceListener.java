@@ -126,6 +126,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		if (this.paused) {
 			assigned.pause(partitions);
 		}
+		this.retries.assigned(partitions, assigned);
 	}
 
 	private void abort() {
@@ -141,7 +142,6 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		// Records in flight of partitions the slot no longer owns are dropped.
 		this.processing.discard(partitions);
 		this.rewindPoints.revoked(partitions);
-		this.retries.forget(partitions);
 		this.monitor.committedOffsets(this.rewindPoints.points());
 		try {
 			this.listener.partitionsRevoked(this.id.worker(), this.id.index(), partitions);

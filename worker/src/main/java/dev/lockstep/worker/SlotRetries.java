@@ -22,7 +22,7 @@ import org.springframework.core.log.LogAccessor;
  * next attempt. A record to try again is not kept in hand: its partition is sought back
  * to it and paused, so the slot goes on with its other partitions and commits on its
  * interval, and the record comes back from a poll once its back-off has passed. Attempts
- * are counted by the slot that owns the partition, and forgotten when it no longer does.
+ * are counted by the slot that reads the partition, through rebalances that give it back.
  * Slot thread only.
  */
 final class SlotRetries {
@@ -37,6 +37,8 @@ final class SlotRetries {
 
 	private final SlotProcessing processing;
 
+	private final RewindPoints rewindPoints;
+
 	private final WorkerListener listener;
 
 	// The record each partition is retrying, and its failures so far.
@@ -46,11 +48,12 @@ final class SlotRetries {
 	private final Map<TopicPartition, Long> held = new HashMap<>();
 
 	SlotRetries(SlotId id, WorkerSettings.Retry retry, SlotConsumers consumers, SlotProcessing processing,
-			WorkerListener listener) {
+			RewindPoints rewindPoints, WorkerListener listener) {
 		this.id = id;
 		this.retry = retry;
 		this.consumers = consumers;
 		this.processing = processing;
+		this.rewindPoints = rewindPoints;
 		this.listener = listener;
 	}
 
@@ -91,17 +94,29 @@ final class SlotRetries {
 	}
 
 	/**
-	 * A record's attempts are spent: say so, and return what becomes of it.
-	 * @return quarantine it or block at it, as the budget says
+	 * Return what becomes of a record whose attempts are spent, as the budget says.
+	 * @return quarantine it or block at it
 	 */
-	WorkerSettings.InvalidInputPolicy.Mode spent() {
+	WorkerSettings.InvalidInputPolicy.Mode whenSpent() {
+		return this.retry.exhausted();
+	}
+
+	/**
+	 * A record's attempts are spent: say so the first time, with what became of it (a
+	 * record blocked at fails again and again, and is told once).
+	 * @param attempts its failed attempts
+	 * @param outcome quarantined, or blocked at
+	 */
+	void spent(RetryAttempts attempts, WorkerSettings.InvalidInputPolicy.Mode outcome) {
+		if (attempts.count() != this.retry.attempts()) {
+			return;
+		}
 		try {
-			this.listener.retriesExhausted(this.id.worker(), this.id.index(), this.retry.exhausted());
+			this.listener.retriesExhausted(this.id.worker(), this.id.index(), outcome);
 		}
 		catch (RuntimeException ex) {
 			logger.warn(ex, () -> this.id + " listener failed on spent retries");
 		}
-		return this.retry.exhausted();
 	}
 
 	/**
@@ -118,6 +133,8 @@ final class SlotRetries {
 		Consumer<byte[], byte[]> consumer = this.consumers.current();
 		consumer.seek(partition, raw.offset());
 		consumer.pause(List.of(partition));
+		// Read again from the record on: not counted twice in the partition's lag.
+		this.rewindPoints.readUpTo(partition, raw.offset());
 		this.held.put(partition, System.nanoTime() + backoff.toNanos());
 		record.trace()
 			.inScope(() -> logger.info(() -> this.id + " retries " + partition + "@" + raw.offset() + " in "
@@ -180,15 +197,25 @@ final class SlotRetries {
 	}
 
 	/**
-	 * Partitions the slot no longer owns: their attempts and holds go with them.
-	 * @param partitions the partitions
+	 * Return whether a partition waits for a record's next attempt: input is pending
+	 * however long polls return nothing.
+	 * @return whether any partition is held
 	 */
-	void forget(Collection<TopicPartition> partitions) {
-		if (!this.attempts.isEmpty() || !this.held.isEmpty()) {
-			partitions.forEach((partition) -> {
-				this.attempts.remove(partition);
-				this.held.remove(partition);
-			});
+	boolean isHolding() {
+		return !this.held.isEmpty();
+	}
+
+	/**
+	 * Partitions assigned to the slot (again, after an eager rebalance or a new consumer):
+	 * those still waiting for a record's next attempt are paused again, their attempts
+	 * counted on. (Attempts of a partition another member took are kept, keyed by their
+	 * record's offset, in case it comes back.)
+	 * @param partitions the partitions
+	 * @param consumer the consumer they are assigned to
+	 */
+	void assigned(Collection<TopicPartition> partitions, Consumer<byte[], byte[]> consumer) {
+		if (!this.held.isEmpty()) {
+			consumer.pause(partitions.stream().filter(this.held::containsKey).toList());
 		}
 	}
 
@@ -221,13 +248,13 @@ final class SlotRetries {
 
 	/**
 	 * The wait after a record's {@code failed}th failed attempt: the initial back-off grown
-	 * by the multiplier for each earlier failure, at most the maximum, varied by the jitter.
+	 * by the multiplier for each earlier failure, varied by the jitter, at most the maximum.
 	 */
 	private Duration backoff(int failed) {
 		double millis = Math.min(this.retry.maxBackoff().toMillis(),
 				this.retry.initialBackoff().toMillis() * Math.pow(this.retry.multiplier(), failed - 1));
 		double jitter = this.retry.jitter() * (2 * ThreadLocalRandom.current().nextDouble() - 1);
-		return Duration.ofMillis(Math.round(millis * (1 + jitter)));
+		return Duration.ofMillis(Math.round(Math.min(this.retry.maxBackoff().toMillis(), millis * (1 + jitter))));
 	}
 
 	/**

@@ -253,14 +253,15 @@ public final class Worker {
 	}
 
 	/**
-	 * Send the worker's quarantined records back to the topics they were read from, on
-	 * the calling thread: every record committed to the quarantine topic when the redrive
-	 * starts is read, from where the worker's last redrive stopped (or from a time), and
-	 * those the request selects are sent back with a redrive count header, in transactions
-	 * that commit the redrive group's read offsets too, so each is sent back once however
-	 * often a redrive is interrupted and asked again. A record sent back
+	 * Send the worker's quarantined records back to the source topics they were read
+	 * from, on the calling thread: every record committed to the quarantine topic when the
+	 * redrive starts is read, from where the worker's last redrive stopped (or from a
+	 * time), and those the request selects are sent back with a redrive count header, in
+	 * transactions that commit the redrive group's read offsets too, so each is sent back
+	 * once however often a redrive is interrupted and asked again. A record sent back
 	 * {@link Redrive#maxRedrives()} times already stays in quarantine. The worker need not
-	 * be running; its slots process what was sent back as any input.
+	 * be running; its slots process what was sent back as any input. A redrive that makes
+	 * no progress for a minute fails.
 	 * @param redrive from where, which records, and who asked
 	 * @return what the redrive did
 	 * @throws IllegalStateException when the worker has no quarantine topic
@@ -268,18 +269,13 @@ public final class Worker {
 	 * it goes on from its last commit)
 	 */
 	public RedriveResult redrive(Redrive redrive) {
-		QuarantineRedrive run = new QuarantineRedrive(this.settings, redrive);
+		QuarantineRedrive run = new QuarantineRedrive(this.settings, redrive, this.listener);
 		logger.warn(() -> "Worker " + this.settings.name() + ": " + redrive.requestedBy() + " started a redrive of "
 				+ this.settings.invalidInput().quarantineTopic() + " (group " + run.groupId() + ", " + redrive + ")");
 		RedriveResult result = run.run();
-		try {
-			this.listener.redriven(this.settings.name(), result);
-		}
-		catch (RuntimeException ex) {
-			logger.warn(ex, () -> "Worker " + this.settings.name() + " listener failed on a redrive");
-		}
-		logger.warn(() -> "Worker " + this.settings.name() + ": the redrive sent back " + result.redriven() + " records " + result.redrivenTo() + ", kept " + result.keptByLoopGuard()
-				+ " by the loop guard, left " + result.notSelected() + " not selected");
+		logger.warn(() -> "Worker " + this.settings.name() + ": the redrive sent back " + result.redriven()
+				+ " records " + result.redrivenTo() + ", kept " + result.keptByLoopGuard() + " by the loop guard, left "
+				+ result.notSelected() + " not selected and " + result.unroutable() + " unroutable");
 		return result;
 	}
 

@@ -177,9 +177,9 @@ public interface WorkerListener {
 	}
 
 	/**
-	 * A redrive run of the worker's quarantine topic completed.
+	 * A redrive of the worker's quarantine topic committed one of its transactions.
 	 * @param worker the worker's name
-	 * @param result what it sent back and what it kept
+	 * @param result what the transaction sent back and what it left
 	 */
 	default void redriven(String worker, RedriveResult result) {
 	}

@@ -87,7 +87,7 @@ final class WorkerSlot implements Runnable, SlotRevocation {
 				rewindPoints, deadline, monitor, listener, this.backOff);
 		this.commit = new SlotCommit(this.transaction, this.consumers, work, rewindPoints, this.invalidInput,
 				monitor, this.backOff);
-		this.retries = new SlotRetries(id, settings.retry(), this.consumers, this.processing, listener);
+		this.retries = new SlotRetries(id, settings.retry(), this.consumers, this.processing, rewindPoints, listener);
 		this.intake = new SlotIntake(id, failures, this.transaction, this.commit, this.invalidInput, this.recovery,
 				this.retries, this.claims);
 		this.rebalance = new SlotRebalanceListener(id, this, this.transaction, this.recovery, this.processing,

@@ -74,7 +74,7 @@ class WorkerRedriveTests {
 
 		RedriveResult result = worker.redrive(Redrive.sinceTheLast());
 
-		assertThat(result).isEqualTo(new RedriveResult(4, 0, 0, Map.of(this.input, 4L)));
+		assertThat(result).isEqualTo(new RedriveResult(4, 0, 0, 0, Map.of(this.input, 4L)));
 		assertThat(kafka.readCommitted(this.output, RECORDS)).extracting(WorkerTests::key)
 			.doesNotHaveDuplicates()
 			.containsExactlyInAnyOrderElementsOf(keys());
@@ -82,7 +82,7 @@ class WorkerRedriveTests {
 		// left behind, counted once.
 		List<ConsumerRecord<byte[], byte[]>> sentBack = kafka.readCommitted(this.input, RECORDS + 4)
 			.stream()
-			.filter((record) -> record.headers().lastHeader(Redrive.COUNT_HEADER) != null)
+			.filter((record) -> record.headers().lastHeader(QuarantineHeaders.REDRIVE_COUNT) != null)
 			.toList();
 		assertThat(sentBack).hasSize(4).allSatisfy((record) -> {
 			ConsumerRecord<byte[], byte[]> original = quarantined.stream()
@@ -92,12 +92,12 @@ class WorkerRedriveTests {
 			assertThat(record.value()).isEqualTo(original.value());
 			assertThat(record.partition()).isEqualTo(Integer.parseInt(WorkerTests.header(original, "lockstep.error.partition")));
 			assertThat(WorkerTests.header(record, "trace")).isEqualTo("trace-" + WorkerTests.key(record));
-			assertThat(WorkerTests.header(record, Redrive.COUNT_HEADER)).isEqualTo("1");
+			assertThat(WorkerTests.header(record, QuarantineHeaders.REDRIVE_COUNT)).isEqualTo("1");
 			assertThat(record.headers()).noneMatch((header) -> header.key().startsWith("lockstep.error."));
 		});
 		await().until(() -> worker.state().committedRecords() == RECORDS + 4);
 		// Asked again: nothing was quarantined since.
-		assertThat(worker.redrive(Redrive.sinceTheLast())).isEqualTo(new RedriveResult(0, 0, 0, Map.of()));
+		assertThat(worker.redrive(Redrive.sinceTheLast())).isEqualTo(RedriveResult.NONE);
 	}
 
 	@Test
@@ -109,14 +109,14 @@ class WorkerRedriveTests {
 		Redrive bad7 = new Redrive(null, Set.of(), null, null, "bad-7", 2, "test");
 
 		// bad-7 keeps failing: back to quarantine each time, with its count, until the guard keeps it.
-		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(1, 0, 3, Map.of(this.input, 1L)));
+		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(1, 0, 3, 0, Map.of(this.input, 1L)));
 		kafka.readCommitted(this.quarantine, 5);
-		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(1, 0, 0, Map.of(this.input, 1L)));
+		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(1, 0, 0, 0, Map.of(this.input, 1L)));
 		List<ConsumerRecord<byte[], byte[]>> quarantined = kafka.readCommitted(this.quarantine, 6);
 		assertThat(quarantined).filteredOn((record) -> WorkerTests.key(record).equals("bad-7"))
-			.extracting((record) -> WorkerTests.header(record, Redrive.COUNT_HEADER))
+			.extracting((record) -> WorkerTests.header(record, QuarantineHeaders.REDRIVE_COUNT))
 			.containsExactlyInAnyOrder(null, "1", "2");
-		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(0, 1, 0, Map.of()));
+		assertThat(worker.redrive(bad7)).isEqualTo(new RedriveResult(0, 1, 0, 0, Map.of()));
 		// Counted once the transactions holding them were committed (heard just after).
 		await().untilAsserted(() -> assertThat(this.listener.requarantined).hasValue(2));
 
@@ -125,10 +125,46 @@ class WorkerRedriveTests {
 		this.fixed.set(true);
 		Redrive firstQuarantined = new Redrive(Instant.EPOCH, Set.of(FailureCategory.INVALID_INPUT), null,
 				beforeRedrives, null, 2, "test");
-		assertThat(worker.redrive(firstQuarantined)).isEqualTo(new RedriveResult(4, 0, 2, Map.of(this.input, 4L)));
+		assertThat(worker.redrive(firstQuarantined)).isEqualTo(new RedriveResult(4, 0, 2, 0, Map.of(this.input, 4L)));
 		assertThat(kafka.readCommitted(this.output, RECORDS)).extracting(WorkerTests::key)
 			.doesNotHaveDuplicates()
 			.containsExactlyInAnyOrderElementsOf(keys());
+	}
+
+	@Test
+	void recordsItCannotRouteOrReadAreCountedAndPassedOverAndSkippedOnesLeft() {
+		Worker worker = start();
+		kafka.readCommitted(this.quarantine, 4);
+		kafka.produce(List.of(quarantined("elsewhere", "other-topic", "0", null, null),
+				quarantined("no-partition", this.input, "nine", null, null),
+				quarantined("gone-partition", this.input, "7", null, null),
+				quarantined("odd-count", this.input, "0", "many", null),
+				quarantined("skipped", this.input, "0", null, "operator")));
+		this.fixed.set(true);
+
+		// The four the worker quarantined and two whose partition is unknown, sent back by key.
+		assertThat(worker.redrive(Redrive.sinceTheLast())).isEqualTo(new RedriveResult(6, 1, 1, 1,
+				Map.of(this.input, 6L)));
+		assertThat(kafka.readCommitted(this.output, RECORDS + 2)).extracting(WorkerTests::key)
+			.doesNotHaveDuplicates()
+			.contains("no-partition", "gone-partition")
+			.doesNotContain("elsewhere", "odd-count", "skipped");
+		assertThat(worker.redrive(Redrive.sinceTheLast())).isEqualTo(RedriveResult.NONE);
+	}
+
+	private ProducerRecord<byte[], byte[]> quarantined(String key, String topic, String partition, String count,
+			String skipped) {
+		RecordHeaders headers = new RecordHeaders();
+		QuarantineHeaders.add(headers, QuarantineHeaders.TOPIC, topic);
+		QuarantineHeaders.add(headers, QuarantineHeaders.PARTITION, partition);
+		if (count != null) {
+			QuarantineHeaders.add(headers, QuarantineHeaders.REDRIVE_COUNT, count);
+		}
+		if (skipped != null) {
+			QuarantineHeaders.add(headers, QuarantineHeaders.SKIPPED, skipped);
+		}
+		return new ProducerRecord<>(this.quarantine, 0, WorkerTests.bytes(key), WorkerTests.bytes("value of " + key),
+				headers);
 	}
 
 	@Test
@@ -156,7 +192,7 @@ class WorkerRedriveTests {
 		assertThat(rest.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
 		List<ConsumerRecord<byte[], byte[]>> sentBack = kafka.readCommitted(this.input, 2 * KILLED_RECORDS)
 			.stream()
-			.filter((record) -> record.headers().lastHeader(Redrive.COUNT_HEADER) != null)
+			.filter((record) -> record.headers().lastHeader(QuarantineHeaders.REDRIVE_COUNT) != null)
 			.toList();
 		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
 		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();

@@ -82,6 +82,28 @@ class WorkerSlotTests {
 	}
 
 	@Test
+	void aRecordWaitingForItsNextAttemptCountsItsUncommittedRecordsInTheLagOnce() {
+		this.slot = new MockSlot(10);
+		WorkerSettings settings = MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
+				MockSlot.strings())
+			.toBuilder()
+			.retry(new WorkerSettings.Retry(3, Duration.ofMinutes(1), 2, Duration.ofMinutes(1), 0, Mode.BLOCK, List.of()))
+			.build();
+		Worker worker = this.slot.start(settings, RecordProcessor.of((String value) -> {
+			if (value.equals("v7")) {
+				throw new IllegalStateException("pricing service down");
+			}
+			return value.toUpperCase(Locale.ROOT);
+		}));
+		// v0..v6 committed; v7 waits a minute, its partition sought back to it: v7..v9 to do.
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 7);
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.slot.slot().lag()).containsEntry(MockSlot.PARTITION.toString(), 3L));
+		assertThat(this.slot.consumer.paused()).containsExactly(MockSlot.PARTITION);
+		assertThat(this.slot.slot().status()).isEqualTo(WorkerStatus.RUNNING);
+	}
+
+	@Test
 	void outputCodecThatCannotReachItsRegistryIsRetriedNeverQuarantined() {
 		this.slot = new MockSlot(10);
 		AtomicBoolean registryDown = new AtomicBoolean(true);

@@ -136,14 +136,15 @@ public class LockstepEndpoint {
 				catch (IllegalArgumentException ex) {
 					throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
 				}
-				if (worker.settings().invalidInput().quarantineTopic() == null) {
+				String quarantine = worker.settings().invalidInput().quarantineTopic();
+				if (quarantine == null || quarantine.isBlank()) {
 					throw new InvalidEndpointRequestException("Worker '" + name + "' has no quarantine topic",
 							"Worker '" + name + "' has no quarantine topic");
 				}
 				RedriveResult result = worker.redrive(redrive);
 				yield Map.of("worker", name, "action", "redrive", "redriven", result.redriven(), "redrivenTo",
 						result.redrivenTo(), "keptByLoopGuard", result.keptByLoopGuard(), "notSelected",
-						result.notSelected(), "requestedBy", requestedBy);
+						result.notSelected(), "unroutable", result.unroutable(), "requestedBy", requestedBy);
 			}
 			default -> throw new IllegalArgumentException(
 					"Unknown action '" + action + "': use pause, resume, skip, reset or redrive");

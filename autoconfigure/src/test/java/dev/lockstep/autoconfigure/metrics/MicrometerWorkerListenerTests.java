@@ -94,7 +94,7 @@ class MicrometerWorkerListenerTests {
 	@Test
 	void aRedriveCountsWhatItSentBackAndWhatItKept() {
 		this.listener.workerCreated("orders");
-		this.listener.redriven("orders", new RedriveResult(40, 2, 7, Map.of("orders", 40L)));
+		this.listener.redriven("orders", new RedriveResult(40, 2, 7, 1, Map.of("orders", 40L)));
 		assertThat(this.meters.get("lockstep.worker.redriven").counter().count()).isEqualTo(40);
 		assertThat(this.meters.get("lockstep.worker.redrive.kept").counter().count()).isEqualTo(2);
 	}
