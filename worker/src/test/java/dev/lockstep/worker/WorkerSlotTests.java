@@ -3,7 +3,9 @@ package dev.lockstep.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -14,6 +16,7 @@ import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -101,6 +104,43 @@ class WorkerSlotTests {
 			.untilAsserted(() -> assertThat(this.slot.slot().lag()).containsEntry(MockSlot.PARTITION.toString(), 3L));
 		assertThat(this.slot.consumer.paused()).containsExactly(MockSlot.PARTITION);
 		assertThat(this.slot.slot().status()).isEqualTo(WorkerStatus.RUNNING);
+	}
+
+	@Test
+	void aRecordWaitingForItsNextAttemptWaitsOnThroughAnEagerRebalanceThatGivesItsPartitionBack() {
+		this.slot = new MockSlot(10);
+		WorkerSettings settings = MockSlot.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofMillis(20)),
+				MockSlot.strings())
+			.toBuilder()
+			.retry(new WorkerSettings.Retry(3, Duration.ofMillis(300), 1, Duration.ofMillis(300), 0, Mode.BLOCK,
+					List.of()))
+			.build();
+		List<Long> attemptsOfV7 = new CopyOnWriteArrayList<>();
+		Worker worker = this.slot.start(settings, RecordProcessor.of((String value) -> {
+			if (value.equals("v7")) {
+				attemptsOfV7.add(System.nanoTime());
+				if (attemptsOfV7.size() == 1) {
+					// An eager rebalance: every partition revoked, then assigned again from
+					// the committed offset (what the slot commits before the revocation).
+					MockConsumer<byte[], byte[]> consumer = this.slot.consumer;
+					consumer.schedulePollTask(() -> consumer.rebalance(List.of()));
+					consumer.schedulePollTask(() -> {
+						consumer.commitSync(Map.of(MockSlot.PARTITION, new OffsetAndMetadata(7)));
+						consumer.rebalance(List.of(MockSlot.PARTITION));
+					});
+				}
+				if (attemptsOfV7.size() < 3) {
+					throw new IllegalStateException("pricing service down");
+				}
+			}
+			return value.toUpperCase(Locale.ROOT);
+		}));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 10);
+		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(10));
+		assertThat(attemptsOfV7).hasSize(3);
+		// Each attempt after its back-off, the rebalance in between notwithstanding.
+		assertThat(attemptsOfV7.get(1) - attemptsOfV7.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+		assertThat(attemptsOfV7.get(2) - attemptsOfV7.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
 	}
 
 	@Test
