@@ -253,7 +253,8 @@ final class InvalidInputHandler {
 				Integer.toString((attempts != null) ? attempts.count() : 1));
 		if (attempts != null) {
 			QuarantineHeaders.add(headers, QuarantineHeaders.FIRST_EXCEPTION, attempts.first().getClass().getName());
-			QuarantineHeaders.add(headers, QuarantineHeaders.FIRST_MESSAGE, String.valueOf(attempts.first().getMessage()));
+			QuarantineHeaders.add(headers, QuarantineHeaders.FIRST_MESSAGE,
+					String.valueOf(attempts.first().getMessage()));
 			QuarantineHeaders.add(headers, QuarantineHeaders.FIRST_TIMESTAMP, attempts.firstAt().toString());
 		}
 		return new ProducerRecord<>(this.policy.quarantineTopic(), null, raw.key(), raw.value(), headers);

@@ -104,9 +104,9 @@ final class QuarantineRedrive {
 					progressedNanos = System.nanoTime();
 				}
 				else if (System.nanoTime() - progressedNanos > NO_PROGRESS_LIMIT.toNanos()) {
-					throw new IllegalStateException("Redrive of worker '" + this.settings.name() + "' made no progress for "
-							+ NO_PROGRESS_LIMIT.toSeconds() + " s at " + positions + " of " + end
-							+ " (asked again, it goes on from there)");
+					throw new IllegalStateException("Redrive of worker '" + this.settings.name()
+							+ "' made no progress for " + NO_PROGRESS_LIMIT.toSeconds() + " s at " + positions + " of "
+							+ end + " (asked again, it goes on from there)");
 				}
 			}
 		}
@@ -126,7 +126,9 @@ final class QuarantineRedrive {
 		Map<TopicPartition, Long> times = new HashMap<>();
 		for (TopicPartition partition : quarantine) {
 			OffsetAndMetadata offset = committed.get(partition);
-			if (offset != null && offset.offset() >= beginning.get(partition) && offset.offset() <= end.get(partition)) {
+			boolean within = offset != null && offset.offset() >= beginning.get(partition)
+					&& offset.offset() <= end.get(partition);
+			if (within) {
 				consumer.seek(partition, offset.offset());
 				continue;
 			}
@@ -158,7 +160,9 @@ final class QuarantineRedrive {
 	}
 
 	private static boolean caughtUp(Map<TopicPartition, Long> positions, Map<TopicPartition, Long> end) {
-		return end.entrySet().stream().allMatch((partition) -> positions.get(partition.getKey()) >= partition.getValue());
+		return end.entrySet()
+			.stream()
+			.allMatch((partition) -> positions.get(partition.getKey()) >= partition.getValue());
 	}
 
 	/**
@@ -190,9 +194,9 @@ final class QuarantineRedrive {
 				}
 				else if (redriveCount(record) >= this.request.maxRedrives()) {
 					kept++;
+					String count = QuarantineHeaders.text(record.headers(), QuarantineHeaders.REDRIVE_COUNT);
 					logger.warn(() -> "Redrive of worker '" + this.settings.name() + "' keeps " + partition + "@"
-							+ record.offset() + " in quarantine: sent back "
-							+ QuarantineHeaders.text(record.headers(), QuarantineHeaders.REDRIVE_COUNT) + " times already");
+							+ record.offset() + " in quarantine: sent back " + count + " times already");
 				}
 				else {
 					producer.send(sentBack(record, origin, producer));
@@ -231,7 +235,8 @@ final class QuarantineRedrive {
 			Producer<byte[], byte[]> producer) {
 		RecordHeaders headers = new RecordHeaders();
 		for (Header header : record.headers()) {
-			if (!header.key().startsWith(QuarantineHeaders.PREFIX) && !header.key().equals(QuarantineHeaders.REDRIVE_COUNT)) {
+			String name = header.key();
+			if (!name.startsWith(QuarantineHeaders.PREFIX) && !name.equals(QuarantineHeaders.REDRIVE_COUNT)) {
 				headers.add(header);
 			}
 		}
@@ -265,7 +270,9 @@ final class QuarantineRedrive {
 		Map<String, Object> props = ExactlyOnceClients.consumer(new HashMap<>(this.settings.consumerProperties()));
 		// Assigned, not subscribed: the group only keeps the redrive's offsets, so no setting
 		// of a group member (protocol, assignor, static id) applies.
-		props.keySet().removeIf((key) -> key.startsWith("group.") || key.equals(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG));
+		props.keySet()
+			.removeIf((key) -> key.startsWith("group.")
+					|| key.equals(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG));
 		props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId());
 		props.put(ConsumerConfig.CLIENT_ID_CONFIG, "lockstep-" + this.settings.name() + "-redrive-consumer");
 		return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());

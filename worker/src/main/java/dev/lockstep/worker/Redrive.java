@@ -38,7 +38,8 @@ public record Redrive(Instant from, Set<FailureCategory> categories, Instant sin
 			throw new IllegalArgumentException("Max redrives must be at least 1, not " + maxRedrives);
 		}
 		if (since != null && until != null && !since.isBefore(until)) {
-			throw new IllegalArgumentException("A redrive's since (" + since + ") must be before its until (" + until + ")");
+			throw new IllegalArgumentException(
+					"A redrive's since (" + since + ") must be before its until (" + until + ")");
 		}
 		categories = Set.copyOf(categories);
 	}

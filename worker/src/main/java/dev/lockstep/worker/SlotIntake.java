@@ -95,8 +95,8 @@ final class SlotIntake {
 		}
 		InvalidInputHandler.Outcome outcome = this.invalidInput.exhausted(record, attempts, this.retries.whenSpent(),
 				this.transaction);
-		this.retries.spent(attempts, (outcome == InvalidInputHandler.Outcome.HANDLED) ? InvalidInputPolicy.Mode.QUARANTINE
-				: InvalidInputPolicy.Mode.BLOCK);
+		boolean quarantined = outcome == InvalidInputHandler.Outcome.HANDLED;
+		this.retries.spent(attempts, quarantined ? InvalidInputPolicy.Mode.QUARANTINE : InvalidInputPolicy.Mode.BLOCK);
 		return setAside(record, outcome, attempts);
 	}
 

@@ -17,9 +17,9 @@ import org.springframework.core.log.LogAccessor;
  * or at the same time on the slot's pool) and taken back in order per partition; the
  * slot thread alone sends and commits. The slot orchestrates; the transaction
  * ({@link SlotTransaction}), invalid input ({@link InvalidInputHandler}), recovery from a
- * failure ({@link SlotRecovery}), a record's retries ({@link SlotRetries}), rebalances ({@link SlotRebalanceListener}, which calls
- * back only through {@link SlotRevocation}) and the consumer ({@link SlotConsumers}) each
- * own their part.
+ * failure ({@link SlotRecovery}), a record's retries ({@link SlotRetries}), rebalances
+ * ({@link SlotRebalanceListener}, which calls back only through {@link SlotRevocation})
+ * and the consumer ({@link SlotConsumers}) each own their part.
  */
 final class WorkerSlot implements Runnable, SlotRevocation {
 

@@ -183,7 +183,8 @@ public class LockstepEndpoint {
 			return Instant.parse(value.strip());
 		}
 		catch (DateTimeParseException ex) {
-			throw new IllegalArgumentException("'" + name + "' is " + value + ": use a time such as 2026-12-06T09:00:00Z");
+			throw new IllegalArgumentException(
+					"'" + name + "' is " + value + ": use a time such as 2026-12-06T09:00:00Z");
 		}
 	}
 
