@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,10 +77,10 @@ class WorkerRetryTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = Ordering.class, names = { "PARTITION", "KEY" })
-	void aBudgetOfThreeOutputsEveryRecordOnceWhileTheOtherPartitionGoesOn(Ordering ordering) {
+	@CsvSource({ "PARTITION, classic", "KEY, classic", "PARTITION, consumer" })
+	void aBudgetOfThreeOutputsEveryRecordOnceWhileTheOtherPartitionGoesOn(Ordering ordering, String groupProtocol) {
 		CountingListener listener = new CountingListener();
-		Worker worker = start(retry(3, Mode.BLOCK), ordering, listener);
+		Worker worker = start(retry(3, Mode.BLOCK), ordering, listener, groupProtocol);
 
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, RECORDS);
 		assertThat(out).extracting(WorkerTests::key).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(keys());
@@ -172,6 +173,10 @@ class WorkerRetryTests {
 	}
 
 	private Worker start(Retry retry, Ordering ordering, WorkerListener listener) {
+		return start(retry, ordering, listener, "classic");
+	}
+
+	private Worker start(Retry retry, Ordering ordering, WorkerListener listener, String groupProtocol) {
 		kafka.createTopics(2, this.input, this.output, this.quarantine);
 		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
 		for (int i = 0; i < RECORDS / 2; i++) {
@@ -183,6 +188,7 @@ class WorkerRetryTests {
 		kafka.produce(records);
 		WorkerSettings.Builder settings = KafkaFixture
 			.stringWorker(kafka.bootstrapServers(), "retry", this.input, this.output, this.group)
+			.consumerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers(), "group.protocol", groupProtocol))
 			.transaction(new TransactionSizing(500, Duration.ofMillis(100), TRANSACTION_TIMEOUT))
 			.invalidInput(new InvalidInputPolicy(Mode.BLOCK, this.quarantine))
 			.retry(retry)
