@@ -165,7 +165,7 @@ final class SlotRetries {
 
 	/**
 	 * Resume the held partitions whose back-off has passed, unless an operator paused the
-	 * slot (its resume resumes them).
+	 * slot: they wait for the operator's resume, which leaves them to this.
 	 * @param pausedByOperator whether the slot is paused
 	 */
 	void resumeDue(boolean pausedByOperator) {
