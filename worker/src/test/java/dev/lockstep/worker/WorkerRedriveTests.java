@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 
@@ -198,6 +199,38 @@ class WorkerRedriveTests {
 		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, KILLED_RECORDS);
 		assertThat(out).hasSize(KILLED_RECORDS).extracting(WorkerTests::key).doesNotHaveDuplicates();
+	}
+
+	@Test
+	void twoRedrivesAtOnceFenceEachOtherAndSendEveryRecordBackOnce() {
+		Worker worker = start(KILLED_RECORDS, (i) -> "bad-" + i);
+		kafka.readCommitted(this.quarantine, KILLED_RECORDS);
+		this.fixed.set(true);
+		// Another instance of the worker (not started): small polls make many transactions.
+		RecordProcessor<String, String> unused = (record, output) -> {
+		};
+		Worker another = new Worker(worker.settings()
+			.toBuilder()
+			.consumerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers(), "max.poll.records", 50))
+			.build(), unused);
+
+		CompletableFuture<RedriveResult> first = CompletableFuture
+			.supplyAsync(() -> another.redrive(Redrive.sinceTheLast()));
+		await().atMost(Duration.ofMinutes(2))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> first.isDone() || hasRedriveCommitted());
+		assertThat(first).as("the first redrive still running when it has made progress").isNotDone();
+		RedriveResult second = worker.redrive(Redrive.sinceTheLast());
+
+		// The second's start fenced the first, which fails; the second goes on from the first's last commit.
+		assertThat(first).failsWithin(Duration.ofMinutes(1));
+		assertThat(second.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
+		List<ConsumerRecord<byte[], byte[]>> sentBack = kafka.readCommitted(this.input, 2 * KILLED_RECORDS)
+			.stream()
+			.filter((record) -> record.headers().lastHeader(QuarantineHeaders.REDRIVE_COUNT) != null)
+			.toList();
+		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
+		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
 	}
 
 	private boolean hasRedriveCommitted() {
