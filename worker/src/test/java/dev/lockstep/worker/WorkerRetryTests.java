@@ -77,7 +77,7 @@ class WorkerRetryTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource({ "PARTITION, classic", "KEY, classic", "PARTITION, consumer" })
+	@CsvSource({ "PARTITION, classic", "KEY, classic", "NONE, classic", "PARTITION, consumer" })
 	void aBudgetOfThreeOutputsEveryRecordOnceWhileTheOtherPartitionGoesOn(Ordering ordering, String groupProtocol) {
 		CountingListener listener = new CountingListener();
 		Worker worker = start(retry(3, Mode.BLOCK), ordering, listener, groupProtocol);
