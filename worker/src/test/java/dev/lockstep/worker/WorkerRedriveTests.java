@@ -81,10 +81,7 @@ class WorkerRedriveTests {
 			.containsExactlyInAnyOrderElementsOf(keys());
 		// Sent back as read: key, value, headers and partition, the quarantine's headers
 		// left behind, counted once.
-		List<ConsumerRecord<byte[], byte[]>> sentBack = kafka.readCommitted(this.input, RECORDS + 4)
-			.stream()
-			.filter((record) -> record.headers().lastHeader(QuarantineHeaders.REDRIVE_COUNT) != null)
-			.toList();
+		List<ConsumerRecord<byte[], byte[]>> sentBack = sentBack(RECORDS + 4);
 		assertThat(sentBack).hasSize(4).allSatisfy((record) -> {
 			ConsumerRecord<byte[], byte[]> original = quarantined.stream()
 				.filter((q) -> WorkerTests.key(q).equals(WorkerTests.key(record)))
@@ -191,10 +188,7 @@ class WorkerRedriveTests {
 
 		// Some were sent back before the kill, the rest after: each once.
 		assertThat(rest.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
-		List<ConsumerRecord<byte[], byte[]>> sentBack = kafka.readCommitted(this.input, 2 * KILLED_RECORDS)
-			.stream()
-			.filter((record) -> record.headers().lastHeader(QuarantineHeaders.REDRIVE_COUNT) != null)
-			.toList();
+		List<ConsumerRecord<byte[], byte[]>> sentBack = sentBack(2 * KILLED_RECORDS);
 		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
 		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, KILLED_RECORDS);
@@ -225,12 +219,17 @@ class WorkerRedriveTests {
 		// The second's start fenced the first, which fails; the second goes on from the first's last commit.
 		assertThat(first).failsWithin(Duration.ofMinutes(1));
 		assertThat(second.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
-		List<ConsumerRecord<byte[], byte[]>> sentBack = kafka.readCommitted(this.input, 2 * KILLED_RECORDS)
+		List<ConsumerRecord<byte[], byte[]>> sentBack = sentBack(2 * KILLED_RECORDS);
+		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
+		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
+	}
+
+	/** The input's records a redrive sent back, once the input holds {@code inInput} records. */
+	private List<ConsumerRecord<byte[], byte[]>> sentBack(int inInput) {
+		return kafka.readCommitted(this.input, inInput)
 			.stream()
 			.filter((record) -> record.headers().lastHeader(QuarantineHeaders.REDRIVE_COUNT) != null)
 			.toList();
-		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
-		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
 	}
 
 	private boolean hasRedriveCommitted() {
