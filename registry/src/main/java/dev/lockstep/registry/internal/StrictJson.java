@@ -17,7 +17,8 @@ import org.apache.kafka.common.errors.SerializationException;
 /**
  * Strict reading of JSON, as every JSON codec reads payloads and schema texts: one value,
  * nothing after it, no duplicate keys, numbers exactly as written ({@code 0.10} stays
- * {@code 0.10}), and no number with an exponent beyond 10,000. Internal: not API.
+ * {@code 0.10}), no number with an exponent beyond 10,000, and bytes that are UTF-8
+ * throughout. Internal: not API.
  */
 public final class StrictJson {
 
@@ -44,6 +45,9 @@ public final class StrictJson {
 	 * @throws IOException when it is not one acceptable JSON value
 	 */
 	public static JsonNode read(byte[] json, int offset, int length) throws IOException {
+		// Jackson checks the UTF-8 of string values but decodes field names leniently and
+		// keeps them, so a name's bad bytes could pass, or not, by what was read before.
+		checkUtf8(json, offset, length);
 		try {
 			return checkNumbers(STRICT.readTree(json, offset, length));
 		}
@@ -93,6 +97,39 @@ public final class StrictJson {
 		catch (IOException | RuntimeException | StackOverflowError ex) {
 			throw new InvalidDataException(what + " cannot be read as a " + type.getName() + ": " + ex.getMessage(), ex);
 		}
+	}
+
+	private static void checkUtf8(byte[] bytes, int offset, int length) throws IOException {
+		int end = offset + length;
+		int at = offset;
+		while (at < end) {
+			int lead = bytes[at];
+			if (lead >= 0) {
+				at++;
+				continue;
+			}
+			int following = ((lead & 0xE0) == 0xC0) ? 1 : ((lead & 0xF0) == 0xE0) ? 2 : ((lead & 0xF8) == 0xF0) ? 3 : -1;
+			if (following < 0 || at + following >= end) {
+				throw notUtf8(bytes, at, offset);
+			}
+			int codePoint = lead & (0x3F >> following);
+			for (int next = at + 1; next <= at + following; next++) {
+				if ((bytes[next] & 0xC0) != 0x80) {
+					throw notUtf8(bytes, at, offset);
+				}
+				codePoint = (codePoint << 6) | (bytes[next] & 0x3F);
+			}
+			int least = (following == 1) ? 0x80 : (following == 2) ? 0x800 : 0x10000;
+			if (codePoint < least || codePoint > Character.MAX_CODE_POINT
+					|| (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE)) {
+				throw notUtf8(bytes, at, offset);
+			}
+			at += following + 1;
+		}
+	}
+
+	private static IOException notUtf8(byte[] bytes, int at, int offset) {
+		return new IOException("Not UTF-8: byte 0x%02X at offset %d".formatted(bytes[at] & 0xFF, at - offset));
 	}
 
 	private static JsonNode checkNumbers(JsonNode tree) throws IOException {
