@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -61,6 +62,11 @@ final class QuarantineRedrive {
 
 	private RedriveResult done = RedriveResult.NONE;
 
+	private volatile boolean stopped;
+
+	// The consumer reading the quarantine while the redrive runs, for stop() to wake.
+	private volatile Consumer<byte[], byte[]> reading;
+
 	QuarantineRedrive(WorkerSettings settings, Redrive request, WorkerListener listener) {
 		this.settings = settings;
 		this.request = request;
@@ -82,6 +88,10 @@ final class QuarantineRedrive {
 
 	RedriveResult run() {
 		try (Consumer<byte[], byte[]> consumer = newConsumer(); Producer<byte[], byte[]> producer = newProducer()) {
+			this.reading = consumer;
+			if (this.stopped) {
+				consumer.wakeup();
+			}
 			producer.initTransactions();
 			List<TopicPartition> quarantine = consumer.partitionsFor(this.topic)
 				.stream()
@@ -110,7 +120,24 @@ final class QuarantineRedrive {
 				}
 			}
 		}
+		catch (WakeupException ex) {
+			throw new IllegalStateException("Redrive of worker '" + this.settings.name() + "' stopped with the worker "
+					+ "after sending back " + this.done.redriven() + " records (asked again, it goes on from there)", ex);
+		}
 		return this.done;
+	}
+
+	/**
+	 * End the redrive at its next read of the quarantine, from any thread: what it
+	 * committed stays, the transaction it has open is never committed, and {@link #run()}
+	 * fails saying so.
+	 */
+	void stop() {
+		this.stopped = true;
+		Consumer<byte[], byte[]> consumer = this.reading;
+		if (consumer != null) {
+			consumer.wakeup();
+		}
 	}
 
 	/**

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -27,6 +29,8 @@ public final class Worker {
 	private final List<SlotMonitor> monitors = new ArrayList<>();
 
 	private final List<Thread> threads = new ArrayList<>();
+
+	private final Set<QuarantineRedrive> redrives = ConcurrentHashMap.newKeySet();
 
 	private final Function<WorkerSettings, ClusterFeatures> clusterProbe;
 
@@ -184,11 +188,13 @@ public final class Worker {
 	/**
 	 * Stop gracefully: each slot finishes its poll, commits its open transaction, closes
 	 * its producer and leaves the group (or, a static member that keeps its place, stays
-	 * in it: {@link WorkerSettings.Membership#leaveOnStop()}). Waits at most the shutdown
-	 * timeout.
+	 * in it: {@link WorkerSettings.Membership#leaveOnStop()}). A redrive running ends too,
+	 * at its next read of the quarantine (what it committed stays). Waits at most the
+	 * shutdown timeout.
 	 * @return whether every slot stopped in time
 	 */
 	public boolean stop() {
+		this.redrives.forEach(QuarantineRedrive::stop);
 		this.slots.forEach(WorkerSlot::requestStop);
 		boolean stopped = awaitTermination(this.settings.shutdownTimeout());
 		logger.info(() -> "Worker " + this.settings.name() + (stopped ? " stopped" : " did not stop in time"));
@@ -261,7 +267,7 @@ public final class Worker {
 	 * once however often a redrive is interrupted and asked again. A record sent back
 	 * {@link Redrive#maxRedrives()} times already stays in quarantine. The worker need not
 	 * be running; its slots process what was sent back as any input. A redrive that makes
-	 * no progress for a minute fails.
+	 * no progress for a minute fails, and so does one running when the worker stops.
 	 * @param redrive from where, which records, and who asked
 	 * @return what the redrive did
 	 * @throws IllegalStateException when the worker has no quarantine topic
@@ -272,7 +278,14 @@ public final class Worker {
 		QuarantineRedrive run = new QuarantineRedrive(this.settings, redrive, this.listener);
 		logger.warn(() -> "Worker " + this.settings.name() + ": " + redrive.requestedBy() + " started a redrive of "
 				+ this.settings.invalidInput().quarantineTopic() + " (group " + run.groupId() + ", " + redrive + ")");
-		RedriveResult result = run.run();
+		RedriveResult result;
+		this.redrives.add(run);
+		try {
+			result = run.run();
+		}
+		finally {
+			this.redrives.remove(run);
+		}
 		logger.warn(() -> "Worker " + this.settings.name() + ": the redrive sent back " + result.redriven()
 				+ " records " + result.redrivenTo() + ", kept " + result.keptByLoopGuard() + " by the loop guard, left "
 				+ result.notSelected() + " not selected and " + result.unroutable() + " unroutable");

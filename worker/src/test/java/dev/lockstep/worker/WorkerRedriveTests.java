@@ -20,6 +20,7 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -200,20 +201,7 @@ class WorkerRedriveTests {
 		Worker worker = start(KILLED_RECORDS, (i) -> "bad-" + i);
 		kafka.readCommitted(this.quarantine, KILLED_RECORDS);
 		this.fixed.set(true);
-		// Another instance of the worker (not started): small polls make many transactions.
-		RecordProcessor<String, String> unused = (record, output) -> {
-		};
-		Worker another = new Worker(worker.settings()
-			.toBuilder()
-			.consumerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers(), "max.poll.records", 50))
-			.build(), unused);
-
-		CompletableFuture<RedriveResult> first = CompletableFuture
-			.supplyAsync(() -> another.redrive(Redrive.sinceTheLast()));
-		await().atMost(Duration.ofMinutes(2))
-			.pollInterval(Duration.ofMillis(10))
-			.until(() -> first.isDone() || hasRedriveCommitted());
-		assertThat(first).as("the first redrive still running when it has made progress").isNotDone();
+		CompletableFuture<RedriveResult> first = redriveCommittingAgain(anotherInstance(worker));
 		RedriveResult second = worker.redrive(Redrive.sinceTheLast());
 
 		// The second's start fenced the first, which fails; the second goes on from the first's last commit.
@@ -222,6 +210,48 @@ class WorkerRedriveTests {
 		List<ConsumerRecord<byte[], byte[]>> sentBack = sentBack(2 * KILLED_RECORDS);
 		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
 		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
+	}
+
+	@Test
+	void aRedriveRunningWhenItsWorkerStopsEndsAndTheNextSendsTheRestBackOnce() {
+		Worker worker = start(KILLED_RECORDS, (i) -> "bad-" + i);
+		kafka.readCommitted(this.quarantine, KILLED_RECORDS);
+		this.fixed.set(true);
+		Worker another = anotherInstance(worker);
+		CompletableFuture<RedriveResult> stopped = redriveCommittingAgain(another);
+
+		another.stop();
+
+		assertThat(stopped).failsWithin(Duration.ofSeconds(30))
+			.withThrowableThat()
+			.withMessageContaining("stopped with the worker after sending back")
+			.withRootCauseInstanceOf(WakeupException.class);
+		RedriveResult rest = worker.redrive(Redrive.sinceTheLast());
+		assertThat(rest.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
+		List<ConsumerRecord<byte[], byte[]>> sentBack = sentBack(2 * KILLED_RECORDS);
+		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
+		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
+	}
+
+	/** Another instance of the worker (not started): small polls make many transactions. */
+	private static Worker anotherInstance(Worker worker) {
+		RecordProcessor<String, String> unused = (record, output) -> {
+		};
+		return new Worker(worker.settings()
+			.toBuilder()
+			.consumerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers(), "max.poll.records", 50))
+			.build(), unused);
+	}
+
+	/** A redrive on another thread, returned once it has committed and still runs. */
+	private CompletableFuture<RedriveResult> redriveCommittingAgain(Worker worker) {
+		CompletableFuture<RedriveResult> redrive = CompletableFuture
+			.supplyAsync(() -> worker.redrive(Redrive.sinceTheLast()));
+		await().atMost(Duration.ofMinutes(2))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> redrive.isDone() || hasRedriveCommitted());
+		assertThat(redrive).as("the redrive still running when it has made progress").isNotDone();
+		return redrive;
 	}
 
 	/** The input's records a redrive sent back, once the input holds {@code inInput} records. */
