@@ -164,6 +164,16 @@ public final class ThroughputBenchmarkMain {
 						medians.get(variant) / medians.get(Variant.E_HEADERS)))
 				.collect(Collectors.joining());
 		}
+		if (medians.containsKey(Variant.B_HEADERS)) {
+			// What carrying the header costs Kafka Streams, and Lockstep against it on the same inputs.
+			tracing += medians.containsKey(Variant.B) ? String.format(" streams-headers/streams=%.3f",
+					medians.get(Variant.B_HEADERS) / medians.get(Variant.B)) : "";
+			tracing += Stream.of(Variant.E_HEADERS, Variant.E_PARENT_00, Variant.E_PARENT_01)
+				.filter(medians::containsKey)
+				.map((variant) -> String.format(" %s/streams-headers=%.3f", variant.label(),
+						medians.get(variant) / medians.get(Variant.B_HEADERS)))
+				.collect(Collectors.joining());
+		}
 		if (medians.containsKey(Variant.S) && medians.containsKey(Variant.B)) {
 			tracing += String.format(" sample/streams=%.3f", medians.get(Variant.S) / medians.get(Variant.B));
 		}

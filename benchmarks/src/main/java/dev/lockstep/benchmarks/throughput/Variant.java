@@ -15,6 +15,10 @@ enum Variant {
 	/** Kafka Streams with exactly_once_v2 and its default commit interval. */
 	B("streams", "Kafka Streams exactly_once_v2", Map.of(), StreamsVariant::new),
 
+	/** Kafka Streams on the inputs of E_HEADERS: it passes each input's headers on, as Lockstep does. */
+	B_HEADERS("streams-headers", "Kafka Streams exactly_once_v2, every input with a traceparent", Map.of(),
+			StreamsVariant::new, TraceInput.NOT_SAMPLED),
+
 	/** Spring Boot, a batch @KafkaListener and the auto-configured KafkaTransactionManager. */
 	C("spring", "Spring Boot + spring-kafka transactional batch listener", Map.of(),
 			SpringListenerVariant::new),
