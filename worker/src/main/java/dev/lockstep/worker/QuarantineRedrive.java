@@ -92,11 +92,13 @@ final class QuarantineRedrive {
 			if (this.stopped) {
 				consumer.wakeup();
 			}
-			producer.initTransactions();
+			// Read before the producer takes the transactional id: a redrive stopped
+			// before it began fences no other.
 			List<TopicPartition> quarantine = consumer.partitionsFor(this.topic)
 				.stream()
 				.map((info) -> new TopicPartition(info.topic(), info.partition()))
 				.toList();
+			producer.initTransactions();
 			consumer.assign(quarantine);
 			// For a read_committed consumer: the last stable offsets, what was committed when the redrive started.
 			Map<TopicPartition, Long> end = consumer.endOffsets(quarantine);
@@ -128,9 +130,9 @@ final class QuarantineRedrive {
 	}
 
 	/**
-	 * End the redrive at its next read of the quarantine, from any thread: what it
-	 * committed stays, the transaction it has open is never committed, and {@link #run()}
-	 * fails saying so.
+	 * End the redrive at its next read of the quarantine, from any thread: between
+	 * transactions (a poll's records being sent back when it is asked still commit), so
+	 * what it committed stays and nothing is left open; {@link #run()} fails saying so.
 	 */
 	void stop() {
 		this.stopped = true;

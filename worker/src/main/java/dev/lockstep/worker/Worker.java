@@ -270,7 +270,9 @@ public final class Worker {
 	 * no progress for a minute fails, and so does one running when the worker stops.
 	 * @param redrive from where, which records, and who asked
 	 * @return what the redrive did
-	 * @throws IllegalStateException when the worker has no quarantine topic
+	 * @throws IllegalStateException when the worker has no quarantine topic, when the
+	 * redrive made no progress for a minute, or when the worker stopped while it ran (asked
+	 * again, it goes on from its last commit)
 	 * @throws org.apache.kafka.common.KafkaException when the redrive fails (asked again,
 	 * it goes on from its last commit)
 	 */

@@ -234,13 +234,16 @@ class WorkerRedriveTests {
 	}
 
 	/** Another instance of the worker (not started): small polls make many transactions. */
-	private static Worker anotherInstance(Worker worker) {
+	private Worker anotherInstance(Worker worker) {
 		RecordProcessor<String, String> unused = (record, output) -> {
 		};
-		return new Worker(worker.settings()
+		Worker another = new Worker(worker.settings()
 			.toBuilder()
 			.consumerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers(), "max.poll.records", 50))
 			.build(), unused);
+		// Stopped after each test, with any redrive it still runs.
+		this.workers.add(another);
+		return another;
 	}
 
 	/** A redrive on another thread, returned once it has committed and still runs. */

@@ -17,7 +17,7 @@ import org.apache.kafka.common.errors.SerializationException;
 /**
  * Strict reading of JSON, as every JSON codec reads payloads and schema texts: one value,
  * nothing after it, no duplicate keys, numbers exactly as written ({@code 0.10} stays
- * {@code 0.10}), no number with an exponent beyond 10,000, and bytes that are UTF-8
+ * {@code 0.10}), no number with an exponent beyond 10,000, and, read from bytes, UTF-8
  * throughout. Internal: not API.
  */
 public final class StrictJson {
@@ -45,8 +45,10 @@ public final class StrictJson {
 	 * @throws IOException when it is not one acceptable JSON value
 	 */
 	public static JsonNode read(byte[] json, int offset, int length) throws IOException {
-		// Jackson checks the UTF-8 of string values but decodes field names leniently and
-		// keeps them, so a name's bad bytes could pass, or not, by what was read before.
+		// Jackson checks little more than continuation bits (overlong forms, surrogates and
+		// code points past U+10FFFF pass), keeps the field names it has decoded (a bad name
+		// could pass, or not, by what was read before), and reads text with NUL bytes as
+		// UTF-16 or UTF-32.
 		checkUtf8(json, offset, length);
 		try {
 			return checkNumbers(STRICT.readTree(json, offset, length));
@@ -104,11 +106,12 @@ public final class StrictJson {
 		int at = offset;
 		while (at < end) {
 			int lead = bytes[at];
-			if (lead >= 0) {
+			if (lead > 0) {
 				at++;
 				continue;
 			}
 			int following = ((lead & 0xE0) == 0xC0) ? 1 : ((lead & 0xF0) == 0xE0) ? 2 : ((lead & 0xF8) == 0xF0) ? 3 : -1;
+			// A NUL (never in JSON text) falls here too.
 			if (following < 0 || at + following >= end) {
 				throw notUtf8(bytes, at, offset);
 			}
@@ -129,7 +132,7 @@ public final class StrictJson {
 	}
 
 	private static IOException notUtf8(byte[] bytes, int at, int offset) {
-		return new IOException("Not UTF-8: byte 0x%02X at offset %d".formatted(bytes[at] & 0xFF, at - offset));
+		return new IOException("Not UTF-8 JSON: byte 0x%02X at offset %d".formatted(bytes[at] & 0xFF, at - offset));
 	}
 
 	private static JsonNode checkNumbers(JsonNode tree) throws IOException {

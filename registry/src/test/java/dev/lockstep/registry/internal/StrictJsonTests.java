@@ -21,20 +21,22 @@ class StrictJsonTests {
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "80", // a continuation byte with nothing before it
 			"c328", // a lead byte followed by ASCII
-			"c0af", // an overlong '/'
-			"e08080", // an overlong NUL in three bytes
-			"eda080", // a UTF-16 surrogate
-			"f4908080", // past U+10FFFF
+			"c0af", "c1bf", // overlong forms of '/' and of U+007F
+			"e08080", "f08fbfbf", // overlong forms in three and four bytes
+			"eda080", "edbfbf", // UTF-16 surrogates
+			"f4908080", "f5808080", // past U+10FFFF
 			"f8888080", // a five-byte lead
-			"ff", "e282" // a three-byte sequence cut short
+			"ff", // a byte never in UTF-8
+			"e282", // a three-byte sequence cut short
+			"00" // a NUL: never in JSON text, and Jackson would read the text as UTF-16
 	})
-	void invalidUtf8InAFieldNameIsRefusedEvenAfterTheSameBytesWereSeenAsAName(String hex) throws IOException {
+	void invalidUtf8InAFieldNameIsRefusedOnEveryReading(String hex) {
 		byte[] json = json("{\"a", hex, "\":1}");
 		assertThatIOException().isThrownBy(() -> StrictJson.read(json, 0, json.length))
-			.withMessageContaining("UTF-8");
-		// Jackson keeps the names it has decoded; a second reading must not find one there.
+			.withMessageContaining("Not UTF-8 JSON");
+		// Jackson keeps the names it has decoded: a second reading is refused the same way.
 		assertThatIOException().isThrownBy(() -> StrictJson.read(json, 0, json.length))
-			.withMessageContaining("UTF-8");
+			.withMessageContaining("Not UTF-8 JSON");
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -42,14 +44,15 @@ class StrictJsonTests {
 	void invalidUtf8InAStringValueIsRefused(String hex) {
 		byte[] json = json("{\"a\":\"x", hex, "\"}");
 		assertThatIOException().isThrownBy(() -> StrictJson.read(json, 0, json.length))
-			.withMessageContaining("UTF-8");
+			.withMessageContaining("Not UTF-8 JSON");
 	}
 
-	@Test
-	void textOfEveryUtf8LengthIsRead() throws IOException {
-		String text = "{\"é€😀\":\"aé€😀\"}";
-		byte[] json = text.getBytes(StandardCharsets.UTF_8);
-		assertThat(StrictJson.read(json, 0, json.length).get("é€😀").asText()).isEqualTo("aé€😀");
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "c280", "dfbf", "e0a080", "ed9fbf", "ee8080", "efbfbf", "f0908080", "f48fbfbf" })
+	void everyUtf8LengthIsReadUpToItsBounds(String hex) throws IOException {
+		String text = new String(HexFormat.of().parseHex(hex), StandardCharsets.UTF_8);
+		byte[] json = ("{\"a" + text + "\":\"b" + text + "\"}").getBytes(StandardCharsets.UTF_8);
+		assertThat(StrictJson.read(json, 0, json.length).get("a" + text).asText()).isEqualTo("b" + text);
 	}
 
 	@Test
@@ -59,10 +62,17 @@ class StrictJsonTests {
 	}
 
 	@Test
+	void aSequenceCutShortByTheLengthIsRefusedThoughItsBytesFollow() {
+		byte[] framed = HexFormat.of().parseHex("7b7de282ac");
+		assertThatIOException().isThrownBy(() -> StrictJson.read(framed, 0, 4))
+			.withMessage("Not UTF-8 JSON: byte 0xE2 at offset 2");
+	}
+
+	@Test
 	void theMessageSaysWhereTheFirstBadByteIs() {
 		byte[] json = json("{\"ab", "ff", "\":1}");
 		assertThatIOException().isThrownBy(() -> StrictJson.read(json, 0, json.length))
-			.withMessage("Not UTF-8: byte 0xFF at offset 4");
+			.withMessage("Not UTF-8 JSON: byte 0xFF at offset 4");
 	}
 
 	private static byte[] json(String before, String hex, String after) {
