@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -167,6 +168,35 @@ class WorkerRetryTests {
 		assertThat(worker.state().status()).isEqualTo(WorkerStatus.RUNNING);
 	}
 
+	@Test
+	void aWaitingRecordWhosePartitionMovesToANewMemberWaitsThereAFullBackOffAndEveryRecordIsOutputOnce() {
+		// Back-offs long enough for the group to rebalance while the first waits, on a loaded machine too.
+		Retry retry = new Retry(3, Duration.ofSeconds(6), 1.0, Duration.ofSeconds(6), 0, Mode.BLOCK,
+				List.of(IllegalStateException.class));
+		seed();
+		Worker first = member("first", retry, Ordering.PARTITION, new CountingListener(), "classic");
+		await().until(() -> this.attempts.stream().filter(Attempt::failed).count() == FAILING);
+
+		// Each partition's failing record waits in the first member: the second takes one partition over.
+		Worker second = member("second", retry, Ordering.PARTITION, new CountingListener(), "classic");
+
+		assertThat(kafka.readCommitted(this.output, RECORDS)).extracting(WorkerTests::key)
+			.doesNotHaveDuplicates()
+			.containsExactlyInAnyOrderElementsOf(keys());
+		await().until(() -> first.state().committedRecords() + second.state().committedRecords() == RECORDS);
+		Attempt moved = this.attempts.stream()
+			.filter((attempt) -> attempt.member().equals("second") && attempt.failed())
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no waiting record moved to the second member: " + this.attempts));
+		List<Attempt> of = this.attempts.stream().filter((attempt) -> attempt.key().equals(moved.key())).toList();
+		// Failed in the first member, then in the second (its own first attempt), then done after its back-off there.
+		assertThat(of).extracting(Attempt::member, Attempt::failed)
+			.containsExactly(tuple("first", true), tuple("second", true), tuple("second", false));
+		assertThat(of.get(2).nanos() - of.get(1).nanos()).isGreaterThanOrEqualTo(Duration.ofSeconds(6).toNanos());
+		assertThat(first.state().status()).isEqualTo(WorkerStatus.RUNNING);
+		assertThat(second.state().status()).isEqualTo(WorkerStatus.RUNNING);
+	}
+
 	private Retry retry(int attempts, Mode exhausted) {
 		return new Retry(attempts, Duration.ofMillis(800), 2.0, Duration.ofSeconds(5), 0, exhausted,
 				List.of(IllegalStateException.class));
@@ -177,6 +207,12 @@ class WorkerRetryTests {
 	}
 
 	private Worker start(Retry retry, Ordering ordering, WorkerListener listener, String groupProtocol) {
+		seed();
+		return member("i", retry, ordering, listener, groupProtocol);
+	}
+
+	/** Two partitions of {@code RECORDS / 2} each. */
+	private void seed() {
 		kafka.createTopics(2, this.input, this.output, this.quarantine);
 		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
 		for (int i = 0; i < RECORDS / 2; i++) {
@@ -186,8 +222,14 @@ class WorkerRetryTests {
 			}
 		}
 		kafka.produce(records);
+	}
+
+	/** Start a member of the worker's group, its instance id the given one. */
+	private Worker member(String instance, Retry retry, Ordering ordering, WorkerListener listener,
+			String groupProtocol) {
 		WorkerSettings.Builder settings = KafkaFixture
 			.stringWorker(kafka.bootstrapServers(), "retry", this.input, this.output, this.group)
+			.instance(InstanceIdentity.configured(instance, "test"))
 			.consumerProperties(Map.of("bootstrap.servers", kafka.bootstrapServers(), "group.protocol", groupProtocol))
 			.transaction(new TransactionSizing(500, Duration.ofMillis(100), TRANSACTION_TIMEOUT))
 			.invalidInput(new InvalidInputPolicy(Mode.BLOCK, this.quarantine))
@@ -196,7 +238,7 @@ class WorkerRetryTests {
 		if (ordering != Ordering.PARTITION) {
 			settings.maxInFlight(8);
 		}
-		RecordProcessor<String, String> processor = this::process;
+		RecordProcessor<String, String> processor = (record, output) -> process(instance, record, output);
 		Worker worker = new Worker(settings.build(), processor, RecoveryPolicy.AS_CLASSIFIED, listener);
 		this.workers.add(worker);
 		worker.start();
@@ -204,20 +246,20 @@ class WorkerRetryTests {
 	}
 
 	/** Every 10th record fails its first two attempts, unless the downstream is back. */
-	private void process(ConsumerRecord<String, String> record, Output output) {
+	private void process(String member, ConsumerRecord<String, String> record, Output output) {
 		String key = record.key();
 		if (key.endsWith("-9") && !this.downstreamBack.get()) {
 			int failed = this.failures.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
 			if (failed <= 2) {
-				this.attempts.add(new Attempt(key, true, System.nanoTime()));
+				this.attempts.add(new Attempt(member, key, true, System.nanoTime()));
 				throw new IllegalStateException("downstream unavailable for " + key + ", attempt " + failed);
 			}
 		}
-		this.attempts.add(new Attempt(key, false, System.nanoTime()));
+		this.attempts.add(new Attempt(member, key, false, System.nanoTime()));
 		output.toDestination(key, record.value().toUpperCase(), null);
 	}
 
-	private record Attempt(String key, boolean failed, long nanos) {
+	private record Attempt(String member, String key, boolean failed, long nanos) {
 
 	}
 
