@@ -168,9 +168,7 @@ class WorkerRedriveTests {
 
 	@Test
 	void aRedriveKilledMidwayAndAskedAgainSendsEveryRecordBackOnce() throws Exception {
-		Worker worker = start(KILLED_RECORDS, (i) -> "bad-" + i);
-		kafka.readCommitted(this.quarantine, KILLED_RECORDS);
-		this.fixed.set(true);
+		Worker worker = quarantineAllThenFix();
 
 		Process redrive = redriveProcess();
 		try {
@@ -188,35 +186,25 @@ class WorkerRedriveTests {
 		RedriveResult rest = worker.redrive(Redrive.sinceTheLast());
 
 		// Some were sent back before the kill, the rest after: each once.
-		assertThat(rest.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
-		List<ConsumerRecord<byte[], byte[]>> sentBack = sentBack(2 * KILLED_RECORDS);
-		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
-		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
+		assertTheRestSentBackAndEachRecordOnce(rest);
 		List<ConsumerRecord<byte[], byte[]>> out = kafka.readCommitted(this.output, KILLED_RECORDS);
 		assertThat(out).hasSize(KILLED_RECORDS).extracting(WorkerTests::key).doesNotHaveDuplicates();
 	}
 
 	@Test
 	void twoRedrivesAtOnceFenceEachOtherAndSendEveryRecordBackOnce() {
-		Worker worker = start(KILLED_RECORDS, (i) -> "bad-" + i);
-		kafka.readCommitted(this.quarantine, KILLED_RECORDS);
-		this.fixed.set(true);
+		Worker worker = quarantineAllThenFix();
 		CompletableFuture<RedriveResult> first = redriveCommittingAgain(anotherInstance(worker));
 		RedriveResult second = worker.redrive(Redrive.sinceTheLast());
 
 		// The second's start fenced the first, which fails; the second goes on from the first's last commit.
 		assertThat(first).failsWithin(Duration.ofMinutes(1));
-		assertThat(second.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
-		List<ConsumerRecord<byte[], byte[]>> sentBack = sentBack(2 * KILLED_RECORDS);
-		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
-		assertThat(sentBack).extracting(WorkerTests::key).doesNotHaveDuplicates();
+		assertTheRestSentBackAndEachRecordOnce(second);
 	}
 
 	@Test
 	void aRedriveRunningWhenItsWorkerStopsEndsAndTheNextSendsTheRestBackOnce() {
-		Worker worker = start(KILLED_RECORDS, (i) -> "bad-" + i);
-		kafka.readCommitted(this.quarantine, KILLED_RECORDS);
-		this.fixed.set(true);
+		Worker worker = quarantineAllThenFix();
 		Worker another = anotherInstance(worker);
 		CompletableFuture<RedriveResult> stopped = redriveCommittingAgain(another);
 
@@ -227,6 +215,19 @@ class WorkerRedriveTests {
 			.withMessageContaining("stopped with the worker after sending back")
 			.withRootCauseInstanceOf(WakeupException.class);
 		RedriveResult rest = worker.redrive(Redrive.sinceTheLast());
+		assertTheRestSentBackAndEachRecordOnce(rest);
+	}
+
+	/** A worker that quarantines all {@code KILLED_RECORDS} of its input, then is fixed. */
+	private Worker quarantineAllThenFix() {
+		Worker worker = start(KILLED_RECORDS, (i) -> "bad-" + i);
+		kafka.readCommitted(this.quarantine, KILLED_RECORDS);
+		this.fixed.set(true);
+		return worker;
+	}
+
+	/** A redrive that found some records sent back already sent the rest: each record once in all. */
+	private void assertTheRestSentBackAndEachRecordOnce(RedriveResult rest) {
 		assertThat(rest.redriven()).isBetween(1L, KILLED_RECORDS - 1L);
 		List<ConsumerRecord<byte[], byte[]>> sentBack = sentBack(2 * KILLED_RECORDS);
 		assertThat(sentBack).as("records sent back").hasSize(KILLED_RECORDS);
