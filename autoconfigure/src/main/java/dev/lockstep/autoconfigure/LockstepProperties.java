@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.lockstep.autoconfigure.observation.NewTraces;
+import dev.lockstep.autoconfigure.observation.SampledParents;
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.kafka.SubjectNameStrategy;
@@ -1110,6 +1111,13 @@ public class LockstepProperties {
 		 */
 		private NewTraces newTraces = NewTraces.PER_TRANSACTION;
 
+		/**
+		 * What a record in a sampled W3C trace gets: a span of its own (child of the
+		 * producer's), or a link from its transaction's one span (outputs carry the input's
+		 * trace headers as they are).
+		 */
+		private SampledParents sampledParents = SampledParents.SPAN;
+
 		public Boolean getEnabled() {
 			return this.enabled;
 		}
@@ -1132,6 +1140,14 @@ public class LockstepProperties {
 
 		public void setNewTraces(NewTraces newTraces) {
 			this.newTraces = newTraces;
+		}
+
+		public SampledParents getSampledParents() {
+			return this.sampledParents;
+		}
+
+		public void setSampledParents(SampledParents sampledParents) {
+			this.sampledParents = sampledParents;
 		}
 
 	}

@@ -4,9 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
 import dev.lockstep.autoconfigure.observation.NewTraces;
+import dev.lockstep.autoconfigure.observation.SampledParents;
 import dev.lockstep.test.kafka.KafkaBroker;
 import dev.lockstep.test.kafka.SharedKafkaBroker;
 import dev.lockstep.worker.WorkerSettings.Codecs;
@@ -97,6 +100,8 @@ class WorkerTracingTests {
 	private final OpenObservations observations = new OpenObservations();
 
 	private NewTraces newTraces = NewTraces.PER_TRANSACTION;
+
+	private SampledParents sampledParents = SampledParents.SPAN;
 
 	@BeforeAll
 	static void connect(KafkaBroker shared) {
@@ -295,6 +300,68 @@ class WorkerTracingTests {
 
 	@ParameterizedTest
 	@EnumSource(Ordering.class)
+	void withLinksATransactionsRecordsInSampledTracesShareOneLinkedSpanAndTheirOutputsCarryTheirTraceHeaders(
+			Ordering ordering) {
+		// The transactions' own spans sampled too (MicrometerRecordTracingTests: the linked span at 0 %).
+		this.sampledParents = SampledParents.LINK;
+		kafka.createTopics(1, this.input, this.output, this.quarantine);
+		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+		Set<String> sampled = new HashSet<>();
+		for (int i = 0; i < 7; i++) {
+			String traceparent = traceparent(String.format("%s%02x", TRACE_ID.substring(0, 30), i),
+					String.format("%s%02x", PARENT_SPAN_ID.substring(0, 14), i));
+			sampled.add(traceparent);
+			records.add(record("k" + i, (i == 6) ? "bad" : "paid-" + i, traceparent));
+		}
+		String unsampled = "00-" + TRACE_ID + "-" + PARENT_SPAN_ID + "-00";
+		records.add(record("k7", "paid-7", unsampled));
+		kafka.produce(records);
+		Set<Boolean> spanInScope = ConcurrentHashMap.newKeySet();
+		// One transaction of the eight records: it commits when the last joins.
+		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
+			spanInScope.add(io.opentelemetry.api.trace.Span.current().getSpanContext().isValid());
+			if (value.equals("bad")) {
+				throw new InvalidRecordException("bad value");
+			}
+			return value.toUpperCase(Locale.ROOT);
+		}, new TransactionSizing(8, Duration.ofSeconds(30), Duration.ofMinutes(1)));
+		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 8);
+		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 7));
+		await().atMost(WAIT).until(() -> sharedSpans().size() == 1);
+
+		// Each output carries its input's trace headers as they are; so does the quarantined record.
+		for (int i = 0; i < 6; i++) {
+			assertThat(traceparentOf(out.get("k" + i))).isEqualTo(new String(
+					records.get(i).headers().lastHeader("traceparent").value(), StandardCharsets.UTF_8));
+		}
+		assertThat(traceparentOf(out.get("k7"))).isEqualTo(unsampled);
+		assertThat(traceparentOf(kafka.readCommitted(this.quarantine, 1).get(0)))
+			.isEqualTo(new String(records.get(6).headers().lastHeader("traceparent").value(), StandardCharsets.UTF_8));
+		// One span for the transaction: child of one sampled record's producer span, linked to the six others.
+		SpanData linked = sharedSpans().get(0);
+		Set<String> contexts = new HashSet<>();
+		contexts.add(traceparent(linked.getTraceId(), linked.getParentSpanId()));
+		linked.getLinks()
+			.forEach((link) -> contexts
+				.add(traceparent(link.getSpanContext().getTraceId(), link.getSpanContext().getSpanId())));
+		assertThat(contexts).isEqualTo(sampled);
+		assertThat(linked.getLinks()).hasSize(6);
+		assertThat(linked.getName()).isEqualTo("process " + this.input);
+		assertThat(linked.getKind()).isEqualTo(SpanKind.CONSUMER);
+		assertThat(linked.getAttributes().get(key("messaging.batch.message_count"))).isEqualTo("7");
+		assertThat(linked.getAttributes().get(key("messaging.consumer.group.name"))).isEqualTo(this.group);
+		assertThat(transactionOf(linked).getAttributes().get(key("lockstep.transaction.result")))
+			.isEqualTo("committed");
+		assertThat(linked.getEvents()).singleElement()
+			.satisfies((event) -> assertThat(event.getName())
+				.isEqualTo("record failed: " + InvalidRecordException.class.getName()));
+		// No span of a record's own, none in scope while records were processed.
+		assertThat(processSpans()).isEmpty();
+		assertThat(spanInScope).containsExactly(false);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Ordering.class)
 	void anAbortedRecordIsProcessedAgainInANewSpanOfTheSameTrace(Ordering ordering) {
 		kafka.createTopics(1, this.input, this.output);
 		kafka.produce(List.of(record("k0", "paid", traceparent(TRACE_ID, PARENT_SPAN_ID))));
@@ -441,7 +508,8 @@ class WorkerTracingTests {
 			.ordering(ordering)
 			.maxInFlight(16)
 			.observations(new WorkerObservations(registry,
-					new MicrometerRecordTracing(tracer, propagator, true, false, this.newTraces)))
+					new MicrometerRecordTracing(tracer, propagator, true, false, this.newTraces,
+							this.sampledParents)))
 			.build();
 	}
 

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
 import dev.lockstep.autoconfigure.observation.NewTraces;
+import dev.lockstep.autoconfigure.observation.SampledParents;
 import dev.lockstep.worker.RecordTrace;
 import dev.lockstep.worker.SlotTracing;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
@@ -31,10 +32,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * One record's tracing as a worker does it (decide, write the context into its output,
  * end), with Spring Boot's default sampler (parent-based, 10 % of new traces) over the
  * OpenTelemetry SDK, spans batched to an exporter that drops them: a record whose
- * {@code traceparent} is not sampled, one whose is, one without context (a root of its
- * own, or sharing its transaction's new trace, a transaction of 1,000 records: a worker at
- * 10,000 records/s and the default interval of 100 ms); and {@code none}, a worker
- * without tracing, as the baseline.
+ * {@code traceparent} is not sampled, one whose is (a span of its own, or a link from its
+ * transaction's span: {@code lockstep.observations.sampled-parents=link}), one without
+ * context (a root of its own, or sharing its transaction's new trace); a transaction holds
+ * 1,000 records (a worker at 10,000 records/s and the default interval of 100 ms); and
+ * {@code none}, a worker without tracing, as the baseline.
  */
 @State(Scope.Thread)
 public class RecordTracingBenchmarks {
@@ -72,8 +74,10 @@ public class RecordTracingBenchmarks {
 		}, new OtelBaggageManager(current, List.of(), List.of()));
 		OtelPropagator propagator = new OtelPropagator(this.openTelemetry.getPropagators(),
 				this.openTelemetry.getTracer("bench"));
-		this.tracing = new MicrometerRecordTracing(tracer, propagator, true, false, NewTraces.PER_RECORD);
-		this.slot = new MicrometerRecordTracing(tracer, propagator, true, false, NewTraces.PER_TRANSACTION)
+		this.tracing = new MicrometerRecordTracing(tracer, propagator, true, false, NewTraces.PER_RECORD,
+				SampledParents.SPAN);
+		this.slot = new MicrometerRecordTracing(tracer, propagator, true, false, NewTraces.PER_TRANSACTION,
+				SampledParents.LINK)
 			.slot("bench", "bench-group");
 		this.unsampled = record(TRACEPARENT + "00");
 		this.sampled = record(TRACEPARENT + "01");
@@ -120,8 +124,17 @@ public class RecordTracingBenchmarks {
 
 	@Benchmark
 	public RecordTrace parentlessPerTransaction() {
-		RecordTrace trace = this.slot.start(this.parentless);
-		trace.inject(this.parentless, new RecordHeaders());
+		return inTransaction(this.parentless, new RecordHeaders());
+	}
+
+	@Benchmark
+	public RecordTrace sampledParentLinked() {
+		return inTransaction(this.sampled, new RecordHeaders(this.sampled.headers().toArray()));
+	}
+
+	private RecordTrace inTransaction(ConsumerRecord<byte[], byte[]> record, Headers output) {
+		RecordTrace trace = this.slot.start(record);
+		trace.inject(record, output);
 		trace.end();
 		if (++this.inTransaction == 1_000) {
 			this.inTransaction = 0;

@@ -57,9 +57,11 @@ public final class LockstepObservationAutoConfiguration {
 		@ConditionalOnBean({ Tracer.class, Propagator.class })
 		RecordTracing lockstepRecordTracing(Tracer tracer, Propagator propagator, LockstepProperties properties,
 				ObjectProvider<TracerSampling> sampling) {
+			LockstepProperties.Observations observations = properties.getObservations();
 			return new MicrometerRecordTracing(tracer, propagator,
 					sampling.getIfAvailable(() -> TracerSampling.UNKNOWN).parentBased(),
-					properties.getObservations().isCorrelateUnsampledLogs(), properties.getObservations().getNewTraces());
+					observations.isCorrelateUnsampledLogs(), observations.getNewTraces(),
+					observations.getSampledParents());
 		}
 
 	}

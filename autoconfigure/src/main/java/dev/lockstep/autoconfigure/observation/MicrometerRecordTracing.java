@@ -9,6 +9,7 @@ import dev.lockstep.worker.RecordTrace;
 import dev.lockstep.worker.RecordTracing;
 import dev.lockstep.worker.SlotTracing;
 import io.micrometer.tracing.Span;
+import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -31,15 +32,15 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * propagator and decided by the tracer; a record carrying none of the propagator's
  * {@linkplain Propagator#fields() fields} counts as one without context;</li>
  * <li>a sampled record gets one span, {@code process <topic>} of kind CONSUMER, its
- * attributes set once, its context written into each output.</li>
+ * attributes set once, its context written into each output; or, for records in sampled
+ * W3C traces with {@link SampledParents#LINK}, a link from its transaction's one span
+ * ({@link LinkedSpan}), its outputs carrying its trace headers as they are.</li>
  * </ul>
  * With {@code correlateUnsampledLogs}, records that are not sampled still get the tracer's
  * (non-recording) span and its scope, so log lines carry their trace id; their outputs
  * carry what they would without it.
  */
 public final class MicrometerRecordTracing implements RecordTracing {
-
-	static final String TRACEPARENT = "traceparent";
 
 	private static final Propagator.Getter<ConsumerRecord<byte[], byte[]>> HEADER_GETTER = (record, key) -> {
 		Header header = record.headers().lastHeader(key);
@@ -62,6 +63,8 @@ public final class MicrometerRecordTracing implements RecordTracing {
 
 	private final NewTraces newTraces;
 
+	private final boolean linkSampledParents;
+
 	private final RecordTrace passThrough;
 
 	private final Map<String, String> spanNames = new ConcurrentHashMap<>();
@@ -77,16 +80,20 @@ public final class MicrometerRecordTracing implements RecordTracing {
 	 * trace id in the logging context)
 	 * @param newTraces what a new trace is started for: each record without trace headers,
 	 * or the records without trace headers of one transaction
+	 * @param sampledParents what a record in a sampled W3C trace gets when the sampler is
+	 * parent-based: a span of its own, or a link from its transaction's span (other
+	 * propagation, or another sampler, gets a span per record)
 	 */
 	public MicrometerRecordTracing(Tracer tracer, Propagator propagator, boolean parentBased,
-			boolean correlateUnsampledLogs, NewTraces newTraces) {
+			boolean correlateUnsampledLogs, NewTraces newTraces, SampledParents sampledParents) {
 		this.tracer = tracer;
 		this.propagator = propagator;
 		List<String> fields = List.copyOf(propagator.fields());
 		this.fields = fields.toArray(String[]::new);
-		this.readTraceparent = parentBased && fields.contains(TRACEPARENT);
+		this.readTraceparent = parentBased && fields.contains(W3cTraceParent.HEADER);
 		this.correlateUnsampledLogs = correlateUnsampledLogs;
 		this.newTraces = newTraces;
+		this.linkSampledParents = this.readTraceparent && sampledParents == SampledParents.LINK;
 		this.passThrough = RecordTrace.passThrough(fields);
 	}
 
@@ -97,30 +104,32 @@ public final class MicrometerRecordTracing implements RecordTracing {
 
 	@Override
 	public SlotTracing slot(String worker, String groupId) {
-		return (this.newTraces == NewTraces.PER_TRANSACTION) ? new TransactionTraces(this, worker, groupId)
-				: RecordTracing.super.slot(worker, groupId);
+		return (this.newTraces == NewTraces.PER_TRANSACTION || this.linkSampledParents)
+				? new TransactionTraces(this, worker, groupId) : RecordTracing.super.slot(worker, groupId);
 	}
 
 	/**
-	 * Start tracing a record; one without trace headers joins its transaction's trace when
-	 * the slot shares them.
+	 * Start tracing a record; one without trace headers joins its transaction's new trace
+	 * when the slot shares them, one in a sampled W3C trace its transaction's linked span
+	 * when the slot links them.
 	 */
 	RecordTrace start(ConsumerRecord<byte[], byte[]> record, String worker, String groupId,
 			TransactionTraces shared) {
 		Headers headers = record.headers();
 		if (this.readTraceparent) {
-			Header traceparent = headers.lastHeader(TRACEPARENT);
-			int sampled = (traceparent != null) ? W3cTraceParent.sampled(traceparent.value())
-					: W3cTraceParent.INVALID;
+			int sampled = W3cTraceParent.sampled(W3cTraceParent.value(headers));
 			if (sampled == W3cTraceParent.NOT_SAMPLED && !this.correlateUnsampledLogs) {
 				return this.passThrough;
+			}
+			if (sampled == W3cTraceParent.SAMPLED && this.linkSampledParents && shared != null) {
+				return shared.startLinked(record);
 			}
 			if (sampled != W3cTraceParent.INVALID) {
 				return started(this.propagator.extract(record, HEADER_GETTER), record, worker, groupId, this.passThrough);
 			}
 		}
 		if (!carriesContext(headers)) {
-			if (shared != null) {
+			if (shared != null && this.newTraces == NewTraces.PER_TRANSACTION) {
 				return shared.startShared(record);
 			}
 			return started(this.tracer.spanBuilder().setNoParent(), record, worker, groupId, RecordTrace.NONE);
@@ -144,7 +153,7 @@ public final class MicrometerRecordTracing implements RecordTracing {
 	 */
 	private Span startProcessSpan(Span.Builder builder, ConsumerRecord<byte[], byte[]> record, String worker,
 			String groupId) {
-		Span span = builder.name(this.spanNames.computeIfAbsent(record.topic(), (topic) -> "process " + topic))
+		Span span = builder.name(spanName(record.topic()))
 			.kind(Span.Kind.CONSUMER)
 			.start();
 		if (!span.isNoop()) {
@@ -157,7 +166,11 @@ public final class MicrometerRecordTracing implements RecordTracing {
 		return null;
 	}
 
-	private static Span tagged(Span span, String topic, String worker, String groupId) {
+	String spanName(String topic) {
+		return this.spanNames.computeIfAbsent(topic, (name) -> "process " + name);
+	}
+
+	static Span tagged(Span span, String topic, String worker, String groupId) {
 		return span.tag("messaging.system", "kafka")
 			.tag("messaging.operation.name", "process")
 			.tag("messaging.destination.name", topic)
@@ -185,6 +198,25 @@ public final class MicrometerRecordTracing implements RecordTracing {
 
 	RecordTrace.Scope openScope(Span span) {
 		return this.tracer.withSpan(span)::close;
+	}
+
+	/** A span builder whose parent is a record's trace context, read by the propagator. */
+	Span.Builder parentOf(ConsumerRecord<byte[], byte[]> record) {
+		return this.propagator.extract(record, HEADER_GETTER);
+	}
+
+	/** The sampled trace context of a valid version 00 traceparent, for a link. */
+	TraceContext traceContext(byte[] traceparent) {
+		return this.tracer.traceContextBuilder()
+			.traceId(W3cTraceParent.traceId(traceparent))
+			.spanId(W3cTraceParent.parentId(traceparent))
+			.sampled(true)
+			.build();
+	}
+
+	/** The trace of records that are not sampled: their outputs carry their trace headers. */
+	RecordTrace passThrough() {
+		return this.passThrough;
 	}
 
 	private RecordTrace started(Span.Builder builder, ConsumerRecord<byte[], byte[]> record, String worker,

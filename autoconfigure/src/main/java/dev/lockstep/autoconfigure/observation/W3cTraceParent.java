@@ -1,11 +1,19 @@
 package dev.lockstep.autoconfigure.observation;
 
+import java.nio.charset.StandardCharsets;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
 /**
  * Reads the sampled flag of a W3C {@code traceparent} header from its bytes, without
  * decoding them: {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}, 55
  * characters, sampled when the low bit of the flags is set.
  */
 final class W3cTraceParent {
+
+	/** The header's name. */
+	static final String HEADER = "traceparent";
 
 	/** The value is not a valid version 00 traceparent: let the propagator read it. */
 	static final int INVALID = -1;
@@ -43,6 +51,34 @@ final class W3cTraceParent {
 			return INVALID;
 		}
 		return ((low & 1) != 0) ? SAMPLED : NOT_SAMPLED;
+	}
+
+	/**
+	 * Return the value of a record's last {@code traceparent} header.
+	 * @param headers the record's headers
+	 * @return the value, or {@code null} when there is none
+	 */
+	static byte[] value(Headers headers) {
+		Header header = headers.lastHeader(HEADER);
+		return (header != null) ? header.value() : null;
+	}
+
+	/**
+	 * Return the trace id of a valid version 00 traceparent.
+	 * @param value the header's value, {@link #sampled} not {@link #INVALID}
+	 * @return the 32 hex digits
+	 */
+	static String traceId(byte[] value) {
+		return new String(value, TRACE_ID, 32, StandardCharsets.US_ASCII);
+	}
+
+	/**
+	 * Return the parent (span) id of a valid version 00 traceparent.
+	 * @param value the header's value, {@link #sampled} not {@link #INVALID}
+	 * @return the 16 hex digits
+	 */
+	static String parentId(byte[] value) {
+		return new String(value, PARENT_ID, 16, StandardCharsets.US_ASCII);
 	}
 
 	// Lower-case hex, not all zeros (an all-zero id is invalid).

@@ -2,9 +2,11 @@ package dev.lockstep.autoconfigure.observation;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
@@ -251,6 +253,57 @@ class LockstepTracingIntegrationTests {
 					.isEqualTo(newTraces.equals("per-transaction"));
 			}
 		}
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void withSampledParentsLinkedTheOutputsContinueTheProducersSpanAndTheWorkersSpanLinksToIt() {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+			.web(WebApplicationType.NONE)
+			.properties(properties())
+			.properties("lockstep.observations.sampled-parents=link", "spring.kafka.template.observation-enabled=true")
+			.run()) {
+			KafkaTemplate<String, Order> orders = context.getBean("orders", KafkaTemplate.class);
+			// Each run its own orders: the topic and groups are shared.
+			orders.executeInTransaction((template) -> {
+				template.send(new ProducerRecord<>("tr-orders", "order-12", new Order(12L, "paid", 100L)));
+				template.send(new ProducerRecord<>("tr-orders", "order-13", new Order(13L, "paid", 100L)));
+				return null;
+			});
+			Received received = context.getBean(Received.class);
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(received.topics().getOrDefault("tr-normalized", List.of()))
+					.filteredOn((record) -> record.key().equals("order-12") || record.key().equals("order-13"))
+					.hasSize(2));
+			InMemorySpanExporter spans = context.getBean(InMemorySpanExporter.class);
+			Set<Traceparent> sent = Set.of(Traceparent.of(received.one("tr-orders", "order-12")),
+					Traceparent.of(received.one("tr-orders", "order-13")));
+			// Each output carries its input's traceparent: the producer's span is its parent.
+			assertThat(Set.of(Traceparent.of(received.one("tr-normalized", "order-12")),
+					Traceparent.of(received.one("tr-normalized", "order-13"))))
+				.isEqualTo(sent);
+			// The worker's span (one per transaction) is the child of one and links to the other.
+			await().atMost(WAIT).untilAsserted(() -> assertThat(linkedContexts(spans)).containsAll(sent));
+			assertThat(processSpans(spans)).allSatisfy((span) -> {
+				assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.kafka.offset"))).isNull();
+				assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.batch.message_count")))
+					.isEqualTo(Integer.toString(span.getLinks().size() + 1));
+			});
+			App app = context.getBean(App.class);
+			assertThat(app.currentTraceIds).as("no span in scope while processed").doesNotContainKeys(12L, 13L);
+		}
+	}
+
+	/** Each process span's parent and the contexts it links to. */
+	private static Set<Traceparent> linkedContexts(InMemorySpanExporter spans) {
+		Set<Traceparent> contexts = new HashSet<>();
+		for (SpanData span : processSpans(spans)) {
+			contexts.add(new Traceparent(span.getTraceId(), span.getParentSpanId()));
+			span.getLinks()
+				.forEach((link) -> contexts
+					.add(new Traceparent(link.getSpanContext().getTraceId(), link.getSpanContext().getSpanId())));
+		}
+		return contexts;
 	}
 
 	private static List<SpanData> processSpans(InMemorySpanExporter spans) {

@@ -320,6 +320,116 @@ class MicrometerRecordTracingTests {
 		assertThat(this.spans.getFinishedSpanItems()).isEmpty();
 	}
 
+	@Test
+	void withLinksATransactionsRecordsInSampledTracesShareOneSpanChildOfTheFirstAndLinkedToTheOthers() {
+		OtelTracer[] tracer = new OtelTracer[1];
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.traceIdRatioBased(0)), true, null,
+				false, tracer, NewTraces.PER_TRANSACTION, SampledParents.LINK);
+		SlotTracing slot = tracing.slot("orders-worker", "orders-group");
+		ConsumerRecord<byte[], byte[]> first = record("traceparent", traceparent(1, "01"), "tracestate", "k=v");
+		ConsumerRecord<byte[], byte[]> second = record("traceparent", traceparent(2, "01"));
+		ConsumerRecord<byte[], byte[]> failed = record("traceparent", traceparent(3, "01"));
+		long before = System.currentTimeMillis();
+		RecordTrace firstTrace = slot.start(first);
+		RecordTrace secondTrace = slot.start(second);
+		RecordTrace failedTrace = slot.start(failed);
+		RecordTrace unsampled = slot.start(record("traceparent", traceparent(4, "00")));
+		RecordTrace parentless = slot.start(record());
+		// No span while a record is processed; its outputs carry its trace headers as they are.
+		try (RecordTrace.Scope scope = secondTrace.openScope()) {
+			assertThat(tracer[0].currentSpan()).isNull();
+		}
+		Headers replaced = new RecordHeaders().add("traceparent", bytes(traceparent(9, "01")));
+		Headers carried = new RecordHeaders(first.headers().toArray());
+		firstTrace.inject(first, replaced);
+		firstTrace.inject(first, carried);
+		for (Headers output : List.of(replaced, carried)) {
+			assertThat(output.headers("traceparent")).singleElement().isSameAs(first.headers().lastHeader("traceparent"));
+			assertThat(output.headers("tracestate")).singleElement().isSameAs(first.headers().lastHeader("tracestate"));
+		}
+		failedTrace.error(new IllegalStateException("bad"));
+		for (RecordTrace trace : List.of(firstTrace, secondTrace, failedTrace, unsampled, parentless)) {
+			trace.joined("tx-0", 4);
+		}
+		firstTrace.end();
+		secondTrace.end();
+		unsampled.end();
+		parentless.end();
+		slot.transactionEnded();
+		assertThat(this.spans.getFinishedSpanItems()).as("held by the failed record").isEmpty();
+		failedTrace.end();
+		failedTrace.end();
+
+		SpanData span = this.spans.getFinishedSpanItems().get(0);
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(1);
+		assertThat(span.getName()).isEqualTo("process in");
+		assertThat(span.getKind()).isEqualTo(SpanKind.CONSUMER);
+		assertThat(span.getTraceId()).isEqualTo(traceId(1));
+		assertThat(span.getParentSpanId()).isEqualTo(parentId(1));
+		assertThat(span.getParentSpanContext().getTraceState().get("k")).as("the parent's tracestate").isEqualTo("v");
+		assertThat(span.getLinks()).extracting((link) -> link.getSpanContext().getTraceId())
+			.containsExactlyInAnyOrder(traceId(2), traceId(3));
+		assertThat(span.getLinks()).extracting((link) -> link.getSpanContext().getSpanId())
+			.containsExactlyInAnyOrder(parentId(2), parentId(3));
+		assertThat(span.getStartEpochNanos() / 1_000_000).as("started with the first record")
+			.isBetween(before, System.currentTimeMillis());
+		assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.batch.message_count"))).isEqualTo("3");
+		assertThat(span.getAttributes().get(AttributeKey.stringKey("lockstep.transaction.id"))).isEqualTo("tx-0");
+		assertThat(span.getAttributes().get(AttributeKey.stringKey("lockstep.transaction.sequence"))).isEqualTo("4");
+		assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.consumer.group.name")))
+			.isEqualTo("orders-group");
+		assertThat(span.getAttributes().get(AttributeKey.stringKey("lockstep.worker"))).isEqualTo("orders-worker");
+		assertThat(span.getEvents()).singleElement()
+			.satisfies((event) -> assertThat(event.getName())
+				.isEqualTo("record failed: " + IllegalStateException.class.getName()));
+
+		// The next transaction gets a span of its own; a closed slot passes the headers on.
+		slot.start(second).end();
+		slot.close();
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(2);
+		assertThat(this.spans.getFinishedSpanItems().get(1).getParentSpanId()).isEqualTo(parentId(2));
+		assertThat(this.spans.getFinishedSpanItems().get(1).getLinks()).isEmpty();
+		RecordTrace afterClose = slot.start(first);
+		Headers output = new RecordHeaders();
+		afterClose.inject(first, output);
+		afterClose.end();
+		assertThat(output.lastHeader("traceparent")).isSameAs(first.headers().lastHeader("traceparent"));
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(2);
+	}
+
+	@Test
+	void aLinkedSpanLinksAtMostOpenTelemetrysLimitAndCountsEveryRecord() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOff()), true, null, false,
+				new OtelTracer[1], NewTraces.PER_RECORD, SampledParents.LINK);
+		SlotTracing slot = tracing.slot("w", "g");
+		for (int i = 1; i <= 200; i++) {
+			slot.start(record("traceparent", traceparent(i, "01"))).end();
+		}
+		slot.transactionEnded();
+		SpanData span = this.spans.getFinishedSpanItems().get(0);
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(1);
+		assertThat(span.getParentSpanId()).isEqualTo(parentId(1));
+		assertThat(span.getLinks()).hasSize(128)
+			.extracting((link) -> link.getSpanContext().getSpanId())
+			.containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.rangeClosed(2, 129)
+				.mapToObj(MicrometerRecordTracingTests::parentId)
+				.toList());
+		assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.batch.message_count"))).isEqualTo("200");
+	}
+
+	@Test
+	void withLinksASamplerThatIsNotParentBasedStillGivesEachRecordItsOwnSpan() {
+		MicrometerRecordTracing tracing = tracing(Sampler.alwaysOn(), false, null, false, new OtelTracer[1],
+				NewTraces.PER_RECORD, SampledParents.LINK);
+		SlotTracing slot = tracing.slot("w", "g");
+		slot.start(record("traceparent", traceparent(1, "01"))).end();
+		assertThat(this.spans.getFinishedSpanItems()).singleElement().satisfies((span) -> {
+			assertThat(span.getParentSpanId()).isEqualTo(parentId(1));
+			assertThat(span.getLinks()).isEmpty();
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.kafka.offset"))).isEqualTo("7");
+		});
+	}
+
 	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased) {
 		return tracing(sampler, parentBased, null);
 	}
@@ -335,6 +445,11 @@ class MicrometerRecordTracingTests {
 
 	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased, TextMapPropagator propagation,
 			boolean correlate, OtelTracer[] tracer, NewTraces newTraces) {
+		return tracing(sampler, parentBased, propagation, correlate, tracer, newTraces, SampledParents.SPAN);
+	}
+
+	private MicrometerRecordTracing tracing(Sampler sampler, boolean parentBased, TextMapPropagator propagation,
+			boolean correlate, OtelTracer[] tracer, NewTraces newTraces, SampledParents sampledParents) {
 		// A closed SDK shuts its exporter down: a new pair per tracing.
 		this.spans = InMemorySpanExporter.create();
 		this.openTelemetry = OpenTelemetrySdk.builder()
@@ -348,13 +463,25 @@ class MicrometerRecordTracingTests {
 		tracer[0] = tracer();
 		return new MicrometerRecordTracing(tracer[0],
 				new OtelPropagator(this.openTelemetry.getPropagators(), this.openTelemetry.getTracer("test")),
-				parentBased, correlate, newTraces);
+				parentBased, correlate, newTraces, sampledParents);
 	}
 
 	private OtelTracer tracer() {
 		OtelCurrentTraceContext current = new OtelCurrentTraceContext();
 		return new OtelTracer(this.openTelemetry.getTracer("test"), current, (event) -> {
 		}, new OtelBaggageManager(current, List.of(), List.of()));
+	}
+
+	private static String traceparent(int trace, String flags) {
+		return "00-" + traceId(trace) + "-" + parentId(trace) + "-" + flags;
+	}
+
+	private static String traceId(int trace) {
+		return TRACE_ID.substring(0, 24) + String.format("%08x", trace);
+	}
+
+	private static String parentId(int trace) {
+		return PARENT_ID.substring(0, 8) + String.format("%08x", trace);
 	}
 
 	private static String traceparent(String flags) {

@@ -152,13 +152,13 @@ public final class ThroughputBenchmarkMain {
 			.collect(Collectors.joining(" "));
 		String tracing = Stream
 			.of(Variant.E_METRICS, Variant.E_TRACE0, Variant.E_TRACE10, Variant.E_TRACE100, Variant.E_HEADERS,
-					Variant.E_PARENT_00, Variant.E_PARENT_01)
+					Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
 			.filter(medians::containsKey)
 			.map((variant) -> String.format(" %s/lockstep=%.3f", variant.label(), medians.get(variant) / lockstep))
 			.collect(Collectors.joining());
 		if (medians.containsKey(Variant.E_HEADERS)) {
 			// Tracing's own cost on inputs that carry a traceparent: against the same inputs untraced.
-			tracing += Stream.of(Variant.E_PARENT_00, Variant.E_PARENT_01)
+			tracing += Stream.of(Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
 				.filter(medians::containsKey)
 				.map((variant) -> String.format(" %s/lockstep-headers=%.3f", variant.label(),
 						medians.get(variant) / medians.get(Variant.E_HEADERS)))
@@ -168,7 +168,7 @@ public final class ThroughputBenchmarkMain {
 			// What carrying the header costs Kafka Streams, and Lockstep against it on the same inputs.
 			tracing += medians.containsKey(Variant.B) ? String.format(" streams-headers/streams=%.3f",
 					medians.get(Variant.B_HEADERS) / medians.get(Variant.B)) : "";
-			tracing += Stream.of(Variant.E_HEADERS, Variant.E_PARENT_00, Variant.E_PARENT_01)
+			tracing += Stream.of(Variant.E_HEADERS, Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
 				.filter(medians::containsKey)
 				.map((variant) -> String.format(" %s/streams-headers=%.3f", variant.label(),
 						medians.get(variant) / medians.get(Variant.B_HEADERS)))

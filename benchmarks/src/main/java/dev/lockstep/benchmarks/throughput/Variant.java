@@ -82,6 +82,12 @@ enum Variant {
 	E_PARENT_01("lockstep-parent-01", "Lockstep worker, tracing on, every input's traceparent sampled",
 			Map.of("lockstep.observations.enabled", "true"), LockstepVariant::new, TraceInput.SAMPLED),
 
+	/** E_PARENT_01 with {@code sampled-parents: link}: one span per transaction, linked to each input. */
+	E_PARENT_01_LINK("lockstep-parent-01-link",
+			"Lockstep worker, tracing on, every input's traceparent sampled, linked from its transaction's span",
+			Map.of("lockstep.observations.enabled", "true", "lockstep.observations.sampled-parents", "link"),
+			LockstepVariant::new, TraceInput.SAMPLED),
+
 	/** The sample app's executable jar as shipped, its own process: its YAML, actuator, Prometheus, tracing. */
 	S("sample", "The sample app's jar as shipped (Spring Boot's default sampling)", Map.of(), SampleJarVariant::new),
 
