@@ -9,19 +9,30 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * A trace that one transaction of a slot shares among records, held open by the
- * transaction and by each record that joined it: it ends once the transaction has ended
- * and every one of those records has, on the thread of whichever lets go last (records
- * join on the slot's thread or its pool's).
+ * transaction and by each record in it: it ends once the transaction has ended and every
+ * one of those records has, on the thread of whichever lets go last (records join on the
+ * slot's thread or its pool's). It is created for a record, which holds it from the
+ * start: a trace never ends before its first record has joined.
  */
 abstract class HeldTrace {
 
-	// The transaction's hold, then one per record; 0 once ended.
-	private final AtomicInteger holds = new AtomicInteger(1);
+	// The transaction's hold and one per record; 0 once ended.
+	private final AtomicInteger holds = new AtomicInteger(2);
 
 	private final AtomicBoolean named = new AtomicBoolean();
 
 	/**
-	 * Let a record join the trace.
+	 * The part in the trace of the record it was created for.
+	 * @param first that record
+	 * @return its part
+	 */
+	RecordTrace first(ConsumerRecord<byte[], byte[]> first) {
+		recordAdded(first);
+		return new Member();
+	}
+
+	/**
+	 * Let another record join the trace.
 	 * @param record the record as consumed
 	 * @return the record's part in the trace, or {@code null} when the trace ended
 	 * meanwhile (the record belongs to the next transaction's)
@@ -29,7 +40,7 @@ abstract class HeldTrace {
 	RecordTrace join(ConsumerRecord<byte[], byte[]> record) {
 		for (int held = this.holds.get(); held > 0; held = this.holds.get()) {
 			if (this.holds.compareAndSet(held, held + 1)) {
-				added(record);
+				recordAdded(record);
 				return new Member();
 			}
 		}
@@ -44,15 +55,15 @@ abstract class HeldTrace {
 	}
 
 	/** A record joined the trace. */
-	abstract void added(ConsumerRecord<byte[], byte[]> record);
+	abstract void recordAdded(ConsumerRecord<byte[], byte[]> record);
 
-	/** The first record that joined a transaction names it. */
-	abstract void named(String transactionalId, long sequence);
+	/** The first of its records to join a Kafka transaction names it. */
+	abstract void transactionNamed(String transactionalId, long sequence);
 
 	/** Every hold has let go. */
 	abstract void ended();
 
-	/** Another trace was made current first: this one was never joined. */
+	/** Another trace was made current first: this one's first record joins that instead. */
 	abstract void abandon();
 
 	/** The scope of a record's processing. */
@@ -64,7 +75,7 @@ abstract class HeldTrace {
 	/** A record's processing failed. */
 	abstract void failed(Throwable failure);
 
-	/** A record's part in the trace: its hold, let go once, and what it delegates. */
+	/** A record's part in the trace: its hold, let go once; the rest the trace's. */
 	private final class Member implements RecordTrace {
 
 		private final AtomicBoolean ended = new AtomicBoolean();
@@ -87,7 +98,7 @@ abstract class HeldTrace {
 		@Override
 		public void joined(String transactionalId, long sequence) {
 			if (HeldTrace.this.named.compareAndSet(false, true)) {
-				named(transactionalId, sequence);
+				transactionNamed(transactionalId, sequence);
 			}
 		}
 

@@ -1,8 +1,11 @@
 package dev.lockstep.autoconfigure.observation;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,13 +19,14 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * The one span of a transaction's records that arrived in sampled W3C traces
- * ({@link SampledParents#LINK}), built once the transaction and each of those records
- * have ended: {@code process <topic>} of kind CONSUMER, started when the first of them
- * started, the child of that record's producer span (so that a parent-based sampler keeps
- * it), with a link to each other record's (up to {@value #LINK_LIMIT}, OpenTelemetry's
- * default limit of links per span; {@code messaging.batch.message_count} counts them
- * all). A record costs a reference to its {@code traceparent} bytes: no span is in scope
- * while it is processed, and its outputs carry its trace headers as they are.
+ * ({@link SampledParents#LINK}): {@code process <topic>} of kind CONSUMER, the child of
+ * the first record's producer span (so that a parent-based sampler keeps it), started
+ * when that record started, with a link to each other producer span among the first
+ * {@value #LINK_LIMIT} records (OpenTelemetry's default limit of links per span), each
+ * context linked once; {@code messaging.batch.message_count} counts every record that
+ * joined (a record processed again in the same transaction each time). It is built and
+ * ended once the transaction and each of those records have ended. No span is in scope
+ * while a record is processed, and its outputs carry its trace headers as they are.
  */
 final class LinkedSpan extends HeldTrace {
 
@@ -31,15 +35,16 @@ final class LinkedSpan extends HeldTrace {
 
 	private final MicrometerRecordTracing tracing;
 
-	private final ConsumerRecord<byte[], byte[]> first;
+	// The parent read when the first record started, and its traceparent (not linked).
+	private final Span.Builder builder;
 
 	private final byte[] parent;
+
+	private final String topic;
 
 	private final String worker;
 
 	private final String groupId;
-
-	private final long startedMicros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
 
 	// The traceparent values of the first records to join, the parent's among them.
 	private final AtomicReferenceArray<byte[]> traceparents = new AtomicReferenceArray<>(LINK_LIMIT + 1);
@@ -47,6 +52,8 @@ final class LinkedSpan extends HeldTrace {
 	private final AtomicInteger records = new AtomicInteger();
 
 	private final Queue<String> failures = new ConcurrentLinkedQueue<>();
+
+	private final AtomicInteger failed = new AtomicInteger();
 
 	private volatile String transactionalId;
 
@@ -62,14 +69,18 @@ final class LinkedSpan extends HeldTrace {
 	LinkedSpan(MicrometerRecordTracing tracing, ConsumerRecord<byte[], byte[]> first, String worker,
 			String groupId) {
 		this.tracing = tracing;
-		this.first = first;
+		this.builder = tracing.parentOf(first)
+			.name(tracing.spanName(first.topic()))
+			.kind(Span.Kind.CONSUMER)
+			.startTimestamp(ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()), TimeUnit.MICROSECONDS);
 		this.parent = W3cTraceParent.value(first.headers());
+		this.topic = first.topic();
 		this.worker = worker;
 		this.groupId = groupId;
 	}
 
 	@Override
-	void added(ConsumerRecord<byte[], byte[]> record) {
+	void recordAdded(ConsumerRecord<byte[], byte[]> record) {
 		int index = this.records.getAndIncrement();
 		if (index <= LINK_LIMIT) {
 			this.traceparents.set(index, W3cTraceParent.value(record.headers()));
@@ -77,32 +88,28 @@ final class LinkedSpan extends HeldTrace {
 	}
 
 	@Override
-	void named(String transactionalId, long sequence) {
+	void transactionNamed(String transactionalId, long sequence) {
 		this.sequence = sequence;
 		this.transactionalId = transactionalId;
 	}
 
 	@Override
 	void ended() {
-		Span.Builder builder = this.tracing.parentOf(this.first)
-			.name(this.tracing.spanName(this.first.topic()))
-			.kind(Span.Kind.CONSUMER)
-			.startTimestamp(this.startedMicros, TimeUnit.MICROSECONDS);
+		Set<ByteBuffer> linked = new HashSet<>();
+		linked.add(ByteBuffer.wrap(this.parent));
 		int joined = Math.min(this.records.get(), LINK_LIMIT + 1);
-		for (int i = 0, links = 0; i < joined && links < LINK_LIMIT; i++) {
+		for (int i = 0; i < joined && linked.size() <= LINK_LIMIT; i++) {
 			byte[] traceparent = this.traceparents.get(i);
-			if (traceparent != this.parent) {
-				builder.addLink(new Link(this.tracing.traceContext(traceparent)));
-				links++;
+			if (linked.add(ByteBuffer.wrap(traceparent))) {
+				this.builder.addLink(new Link(this.tracing.traceContext(traceparent)));
 			}
 		}
-		this.failures.forEach(builder::event);
-		Span span = MicrometerRecordTracing.tagged(builder.start(), this.first.topic(), this.worker, this.groupId)
-			.tag("messaging.batch.message_count", Integer.toString(this.records.get()));
+		this.failures.forEach(this.builder::event);
+		Span span = MicrometerRecordTracing.tagged(this.builder.start(), this.topic, this.worker, this.groupId)
+			.tag(MicrometerRecordTracing.BATCH_MESSAGE_COUNT, Integer.toString(this.records.get()));
 		String transaction = this.transactionalId;
 		if (transaction != null) {
-			span.tag("lockstep.transaction.id", transaction)
-				.tag("lockstep.transaction.sequence", Long.toString(this.sequence));
+			MicrometerRecordTracing.tagTransaction(span, transaction, this.sequence);
 		}
 		span.end();
 	}
@@ -124,7 +131,10 @@ final class LinkedSpan extends HeldTrace {
 
 	@Override
 	void failed(Throwable failure) {
-		this.failures.add("record failed: " + failure.getClass().getName());
+		// An event each, as many as links at most.
+		if (this.failed.getAndIncrement() < LINK_LIMIT) {
+			this.failures.add(MicrometerRecordTracing.failedEvent(failure));
+		}
 	}
 
 }

@@ -42,6 +42,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public final class MicrometerRecordTracing implements RecordTracing {
 
+	static final String BATCH_MESSAGE_COUNT = "messaging.batch.message_count";
+
 	private static final Propagator.Getter<ConsumerRecord<byte[], byte[]>> HEADER_GETTER = (record, key) -> {
 		Header header = record.headers().lastHeader(key);
 		return (header != null && header.value() != null) ? new String(header.value(), StandardCharsets.UTF_8)
@@ -166,6 +168,17 @@ public final class MicrometerRecordTracing implements RecordTracing {
 		return null;
 	}
 
+	/** Name the Kafka transaction a span's records joined. */
+	static void tagTransaction(Span span, String transactionalId, long sequence) {
+		span.tag("lockstep.transaction.id", transactionalId)
+			.tag("lockstep.transaction.sequence", Long.toString(sequence));
+	}
+
+	/** The event a span of many records gets for one that failed. */
+	static String failedEvent(Throwable failure) {
+		return "record failed: " + failure.getClass().getName();
+	}
+
 	String spanName(String topic) {
 		return this.spanNames.computeIfAbsent(topic, (name) -> "process " + name);
 	}
@@ -283,8 +296,7 @@ public final class MicrometerRecordTracing implements RecordTracing {
 
 		@Override
 		public void joined(String transactionalId, long sequence) {
-			this.span.tag("lockstep.transaction.id", transactionalId)
-				.tag("lockstep.transaction.sequence", Long.toString(sequence));
+			tagTransaction(this.span, transactionalId, sequence);
 		}
 
 		@Override

@@ -36,21 +36,27 @@ final class SharedTrace extends HeldTrace {
 		this.context = context;
 	}
 
+	// Not sampled: nothing to hold, its records traced by nothing.
+
+	@Override
+	RecordTrace first(ConsumerRecord<byte[], byte[]> first) {
+		return (this.span != null) ? super.first(first) : RecordTrace.NONE;
+	}
+
 	@Override
 	RecordTrace join(ConsumerRecord<byte[], byte[]> record) {
 		return (this.span != null) ? super.join(record) : RecordTrace.NONE;
 	}
 
 	@Override
-	void added(ConsumerRecord<byte[], byte[]> record) {
+	void recordAdded(ConsumerRecord<byte[], byte[]> record) {
 		this.records.incrementAndGet();
 	}
 
 	@Override
-	void named(String transactionalId, long sequence) {
+	void transactionNamed(String transactionalId, long sequence) {
 		if (this.context != null) {
-			this.span.tag("lockstep.transaction.id", transactionalId)
-				.tag("lockstep.transaction.sequence", Long.toString(sequence));
+			MicrometerRecordTracing.tagTransaction(this.span, transactionalId, sequence);
 		}
 	}
 
@@ -60,7 +66,7 @@ final class SharedTrace extends HeldTrace {
 			return;
 		}
 		if (this.context != null) {
-			this.span.tag("messaging.batch.message_count", Integer.toString(this.records.get()));
+			this.span.tag(MicrometerRecordTracing.BATCH_MESSAGE_COUNT, Integer.toString(this.records.get()));
 		}
 		this.span.end();
 	}
@@ -95,7 +101,7 @@ final class SharedTrace extends HeldTrace {
 	@Override
 	void failed(Throwable failure) {
 		if (this.context != null) {
-			this.span.event("record failed: " + failure.getClass().getName());
+			this.span.event(MicrometerRecordTracing.failedEvent(failure));
 		}
 	}
 

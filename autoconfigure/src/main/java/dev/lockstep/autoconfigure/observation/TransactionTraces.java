@@ -30,14 +30,14 @@ final class TransactionTraces implements SlotTracing {
 
 	private final String groupId;
 
-	private final AtomicReference<HeldTrace> newTrace = new AtomicReference<>();
+	private final AtomicReference<HeldTrace> sharedTrace = new AtomicReference<>();
 
 	private final AtomicReference<HeldTrace> linkedSpan = new AtomicReference<>();
 
 	// Built once: a record joining a trace allocates nothing for them.
-	private final Function<ConsumerRecord<byte[], byte[]>, HeldTrace> newSharedTrace = this::newSharedTrace;
+	private final Function<ConsumerRecord<byte[], byte[]>, HeldTrace> sharedTraceFactory = this::newSharedTrace;
 
-	private final Function<ConsumerRecord<byte[], byte[]>, HeldTrace> newLinkedSpan = this::newLinkedSpan;
+	private final Function<ConsumerRecord<byte[], byte[]>, HeldTrace> linkedSpanFactory = this::newLinkedSpan;
 
 	private volatile boolean closed;
 
@@ -54,30 +54,30 @@ final class TransactionTraces implements SlotTracing {
 
 	/** A record without trace headers joins the transaction's new trace, deciding it if first. */
 	RecordTrace startShared(ConsumerRecord<byte[], byte[]> record) {
-		return join(this.newTrace, this.newSharedTrace, record, RecordTrace.NONE);
+		return join(this.sharedTrace, this.sharedTraceFactory, record, RecordTrace.NONE);
 	}
 
 	/** A record in a sampled W3C trace joins the transaction's linked span, its parent if first. */
 	RecordTrace startLinked(ConsumerRecord<byte[], byte[]> record) {
-		return join(this.linkedSpan, this.newLinkedSpan, record, this.tracing.passThrough());
+		return join(this.linkedSpan, this.linkedSpanFactory, record, this.tracing.passThrough());
 	}
 
 	private RecordTrace join(AtomicReference<HeldTrace> current,
-			Function<ConsumerRecord<byte[], byte[]>, HeldTrace> newTrace, ConsumerRecord<byte[], byte[]> record,
+			Function<ConsumerRecord<byte[], byte[]>, HeldTrace> factory, ConsumerRecord<byte[], byte[]> record,
 			RecordTrace whenClosed) {
 		while (!this.closed) {
 			HeldTrace trace = current.get();
 			if (trace == null) {
-				trace = newTrace.apply(record);
-				if (!current.compareAndSet(null, trace)) {
-					trace.abandon();
+				HeldTrace created = factory.apply(record);
+				if (!current.compareAndSet(null, created)) {
+					created.abandon();
 					continue;
 				}
 				if (this.closed) {
-					// Closed meanwhile, after its last transaction ended: end this one too.
+					// Closed meanwhile, after its last transaction ended: it ends with this record.
 					end(current);
-					continue;
 				}
+				return created.first(record);
 			}
 			RecordTrace member = trace.join(record);
 			if (member != null) {
@@ -91,8 +91,12 @@ final class TransactionTraces implements SlotTracing {
 
 	@Override
 	public void transactionEnded() {
-		end(this.newTrace);
-		end(this.linkedSpan);
+		try {
+			end(this.sharedTrace);
+		}
+		finally {
+			end(this.linkedSpan);
+		}
 	}
 
 	private static void end(AtomicReference<HeldTrace> current) {

@@ -6,8 +6,8 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * Reads the sampled flag of a W3C {@code traceparent} header from its bytes, without
- * decoding them: {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}, 55
+ * Reads a W3C {@code traceparent} header's sampled flag from its bytes without decoding
+ * them, and the ids of a valid one: {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}, 55
  * characters, sampled when the low bit of the flags is set.
  */
 final class W3cTraceParent {

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Which records {@link MicrometerRecordTracing} traces, with the OpenTelemetry SDK behind
@@ -331,6 +332,9 @@ class MicrometerRecordTracingTests {
 		ConsumerRecord<byte[], byte[]> failed = record("traceparent", traceparent(3, "01"));
 		long before = System.currentTimeMillis();
 		RecordTrace firstTrace = slot.start(first);
+		long firstStarted = System.currentTimeMillis();
+		// The span starts with the first record, not when it is built.
+		await().until(() -> System.currentTimeMillis() > firstStarted + 5);
 		RecordTrace secondTrace = slot.start(second);
 		RecordTrace failedTrace = slot.start(failed);
 		RecordTrace unsampled = slot.start(record("traceparent", traceparent(4, "00")));
@@ -348,9 +352,11 @@ class MicrometerRecordTracingTests {
 			assertThat(output.headers("tracestate")).singleElement().isSameAs(first.headers().lastHeader("tracestate"));
 		}
 		failedTrace.error(new IllegalStateException("bad"));
-		for (RecordTrace trace : List.of(firstTrace, secondTrace, failedTrace, unsampled, parentless)) {
+		// The first to join a Kafka transaction names it.
+		for (RecordTrace trace : List.of(secondTrace, firstTrace, unsampled, parentless)) {
 			trace.joined("tx-0", 4);
 		}
+		failedTrace.joined("tx-0", 5);
 		firstTrace.end();
 		secondTrace.end();
 		unsampled.end();
@@ -372,7 +378,8 @@ class MicrometerRecordTracingTests {
 		assertThat(span.getLinks()).extracting((link) -> link.getSpanContext().getSpanId())
 			.containsExactlyInAnyOrder(parentId(2), parentId(3));
 		assertThat(span.getStartEpochNanos() / 1_000_000).as("started with the first record")
-			.isBetween(before, System.currentTimeMillis());
+			.isBetween(before, firstStarted);
+		assertThat(span.getEndEpochNanos() / 1_000_000).isGreaterThan(firstStarted + 5);
 		assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.batch.message_count"))).isEqualTo("3");
 		assertThat(span.getAttributes().get(AttributeKey.stringKey("lockstep.transaction.id"))).isEqualTo("tx-0");
 		assertThat(span.getAttributes().get(AttributeKey.stringKey("lockstep.transaction.sequence"))).isEqualTo("4");
@@ -415,6 +422,38 @@ class MicrometerRecordTracingTests {
 				.mapToObj(MicrometerRecordTracingTests::parentId)
 				.toList());
 		assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.batch.message_count"))).isEqualTo("200");
+	}
+
+	@Test
+	void aLinkedSpanLinksEachContextOnceAndNeverItsParent() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOff()), true, null, false,
+				new OtelTracer[1], NewTraces.PER_RECORD, SampledParents.LINK);
+		SlotTracing slot = tracing.slot("w", "g");
+		// Records of one producer span (a fan-out), and the parent's context again.
+		for (int trace : new int[] { 1, 2, 2, 1, 3, 2 }) {
+			slot.start(record("traceparent", traceparent(trace, "01"))).end();
+		}
+		slot.transactionEnded();
+		SpanData span = this.spans.getFinishedSpanItems().get(0);
+		assertThat(span.getParentSpanId()).isEqualTo(parentId(1));
+		assertThat(span.getLinks()).extracting((link) -> link.getSpanContext().getSpanId())
+			.containsExactlyInAnyOrder(parentId(2), parentId(3));
+		assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.batch.message_count"))).isEqualTo("6");
+	}
+
+	@Test
+	void withLinksRecordsWithoutContextAndRecordsStartedOutsideASlotGetSpansOfTheirOwn() {
+		MicrometerRecordTracing tracing = tracing(Sampler.parentBased(Sampler.alwaysOn()), true, null, false,
+				new OtelTracer[1], NewTraces.PER_RECORD, SampledParents.LINK);
+		// Per record: a record without context asks the sampler for a root span of its own.
+		tracing.slot("w", "g").start(record()).end();
+		// Without a slot's transactions, a sampled parent's record gets a span of its own.
+		tracing.start(record("traceparent", traceparent(1, "01")), "w", "g").end();
+		assertThat(this.spans.getFinishedSpanItems()).hasSize(2)
+			.allSatisfy((span) -> assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.kafka.offset")))
+				.isEqualTo("7"));
+		assertThat(this.spans.getFinishedSpanItems().get(0).getParentSpanContext().isValid()).isFalse();
+		assertThat(this.spans.getFinishedSpanItems().get(1).getParentSpanId()).isEqualTo(parentId(1));
 	}
 
 	@Test
