@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import dev.lockstep.autoconfigure.observation.MicrometerRecordTracing;
 import dev.lockstep.autoconfigure.observation.NewTraces;
@@ -173,12 +174,8 @@ class WorkerTracingTests {
 		records.add(record("k2", null, traceparent("0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331")));
 		records.add(record("k3", "bad", traceparent("5ce0e9a56015fec5aadfa328ae398115", "ab0b79c1e6e5b0d9")));
 		kafka.produce(records);
-		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
-			if (value.equals("bad")) {
-				throw new InvalidRecordException("bad value");
-			}
-			return value.toUpperCase(Locale.ROOT);
-		});
+		Worker worker = start(ordering, upperCaseRefusingBad((value) -> {
+		}));
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 4);
 		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 3));
 		await().atMost(WAIT).until(() -> processSpans().size() == 4 && transactionSpans().stream()
@@ -252,13 +249,10 @@ class WorkerTracingTests {
 		kafka.produce(records);
 		Map<String, String> seen = new ConcurrentHashMap<>();
 		// One transaction of the seven records: it commits when the last joins.
-		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
-			seen.put(value, io.opentelemetry.api.trace.Span.current().getSpanContext().getSpanId());
-			if (value.equals("bad")) {
-				throw new InvalidRecordException("bad value");
-			}
-			return value.toUpperCase(Locale.ROOT);
-		}, new TransactionSizing(7, Duration.ofSeconds(30), Duration.ofMinutes(1)));
+		Worker worker = start(ordering,
+				upperCaseRefusingBad((value) -> seen.put(value,
+						io.opentelemetry.api.trace.Span.current().getSpanContext().getSpanId())),
+				new TransactionSizing(7, Duration.ofSeconds(30), Duration.ofMinutes(1)));
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 7);
 		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 6));
 		// Each shared span ends once its transaction and every record in it have ended.
@@ -318,13 +312,10 @@ class WorkerTracingTests {
 		kafka.produce(records);
 		Set<Boolean> spanInScope = ConcurrentHashMap.newKeySet();
 		// One transaction of the eight records: it commits when the last joins.
-		Worker worker = start(ordering, (ValueTransformer<String, String>) (value) -> {
-			spanInScope.add(io.opentelemetry.api.trace.Span.current().getSpanContext().isValid());
-			if (value.equals("bad")) {
-				throw new InvalidRecordException("bad value");
-			}
-			return value.toUpperCase(Locale.ROOT);
-		}, new TransactionSizing(8, Duration.ofSeconds(30), Duration.ofMinutes(1)));
+		Worker worker = start(ordering,
+				upperCaseRefusingBad(
+						(value) -> spanInScope.add(io.opentelemetry.api.trace.Span.current().getSpanContext().isValid())),
+				new TransactionSizing(8, Duration.ofSeconds(30), Duration.ofMinutes(1)));
 		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 8);
 		Map<String, ConsumerRecord<byte[], byte[]>> out = byKey(kafka.readCommitted(this.output, 7));
 		await().atMost(WAIT).until(() -> sharedSpans().size() == 1);
@@ -458,6 +449,17 @@ class WorkerTracingTests {
 			.filter((span) -> sequence.equals(span.getAttributes().get(key("lockstep.transaction.sequence"))))
 			.findFirst()
 			.orElseThrow();
+	}
+
+	/** Upper-cases each value and refuses "bad" as invalid input, each value seen first. */
+	private static ValueTransformer<String, String> upperCaseRefusingBad(Consumer<String> seeing) {
+		return (value) -> {
+			seeing.accept(value);
+			if (value.equals("bad")) {
+				throw new InvalidRecordException("bad value");
+			}
+			return value.toUpperCase(Locale.ROOT);
+		};
 	}
 
 	private Worker start(Ordering ordering, ValueTransformer<?, ?> transformer) {
