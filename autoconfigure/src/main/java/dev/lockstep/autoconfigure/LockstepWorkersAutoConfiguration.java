@@ -14,7 +14,7 @@ import dev.lockstep.worker.LockstepWorkers;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerListener;
-import dev.lockstep.worker.WorkerObservations;
+import dev.lockstep.worker.observation.WorkerObservations;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;

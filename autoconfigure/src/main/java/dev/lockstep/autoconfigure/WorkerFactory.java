@@ -20,11 +20,11 @@ import dev.lockstep.worker.InstanceIdentity;
 import dev.lockstep.worker.RecordProcessor;
 import dev.lockstep.worker.RecoveryPolicy;
 import dev.lockstep.worker.ValueTransformer;
-import dev.lockstep.worker.WorkerObservations;
 import dev.lockstep.worker.Worker;
 import dev.lockstep.worker.WorkerListener;
 import dev.lockstep.worker.WorkerSettings;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
+import dev.lockstep.worker.observation.WorkerObservations;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 

@@ -26,6 +26,7 @@ import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy.Mode;
 import dev.lockstep.worker.WorkerSettings.Ordering;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import dev.lockstep.worker.observation.WorkerObservations;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;

@@ -109,13 +109,13 @@ public record OffsetReset(Target target, Instant timestamp, long offset, Set<Top
 	}
 
 	/** The partitions of an assignment this reset moves. */
-	Set<TopicPartition> partitionsOf(Set<TopicPartition> assignment) {
+	public Set<TopicPartition> partitionsOf(Set<TopicPartition> assignment) {
 		return this.partitions.isEmpty() ? Set.copyOf(assignment)
 				: assignment.stream().filter(this.partitions::contains).collect(Collectors.toUnmodifiableSet());
 	}
 
 	/** Where each partition moves, asked of the cluster through the slot's consumer. */
-	Map<TopicPartition, Long> offsets(Consumer<?, ?> consumer, Set<TopicPartition> partitions) {
+	public Map<TopicPartition, Long> offsets(Consumer<?, ?> consumer, Set<TopicPartition> partitions) {
 		Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
 		Map<TopicPartition, Long> offsets = new HashMap<>();
 		switch (this.target) {

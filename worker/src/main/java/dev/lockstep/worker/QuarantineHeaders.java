@@ -62,7 +62,7 @@ public final class QuarantineHeaders {
 	 * @param name the header's name
 	 * @return its last value, or {@code null} when it has none
 	 */
-	static String text(Headers headers, String name) {
+	public static String text(Headers headers, String name) {
 		Header last = headers.lastHeader(name);
 		return (last != null && last.value() != null) ? new String(last.value(), StandardCharsets.UTF_8) : null;
 	}
@@ -73,7 +73,7 @@ public final class QuarantineHeaders {
 	 * @param name the header's name
 	 * @param value its value
 	 */
-	static void add(Headers headers, String name, String value) {
+	public static void add(Headers headers, String name, String value) {
 		headers.add(name, value.getBytes(StandardCharsets.UTF_8));
 	}
 

@@ -59,7 +59,7 @@ public record Redrive(Instant from, Set<FailureCategory> categories, Instant sin
 	 * @param record the quarantine topic's record
 	 * @return whether it matches every filter
 	 */
-	boolean selects(ConsumerRecord<byte[], byte[]> record) {
+	public boolean selects(ConsumerRecord<byte[], byte[]> record) {
 		if (this.since != null && record.timestamp() < this.since.toEpochMilli()) {
 			return false;
 		}

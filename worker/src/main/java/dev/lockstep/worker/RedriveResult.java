@@ -29,7 +29,7 @@ public record RedriveResult(long redriven, long keptByLoopGuard, long notSelecte
 	 * @param other the other part
 	 * @return the sum
 	 */
-	RedriveResult plus(RedriveResult other) {
+	public RedriveResult plus(RedriveResult other) {
 		Map<String, Long> to = new HashMap<>(this.redrivenTo);
 		other.redrivenTo.forEach((topic, sent) -> to.merge(topic, sent, Long::sum));
 		return new RedriveResult(this.redriven + other.redriven, this.keptByLoopGuard + other.keptByLoopGuard,

@@ -9,6 +9,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
+import dev.lockstep.worker.invalid.QuarantineRedrive;
+import dev.lockstep.worker.slot.InputDeadline;
+import dev.lockstep.worker.slot.KafkaSlotClients;
+import dev.lockstep.worker.slot.RecordBudget;
+import dev.lockstep.worker.slot.SlotClients;
+import dev.lockstep.worker.slot.SlotId;
+import dev.lockstep.worker.slot.SlotMonitor;
+import dev.lockstep.worker.slot.SlotWork;
+import dev.lockstep.worker.slot.WorkerSlot;
+
 import org.springframework.core.log.LogAccessor;
 
 /**

@@ -15,6 +15,8 @@ import dev.lockstep.worker.WorkerSettings.Codecs;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import dev.lockstep.worker.slot.SlotClients;
+import dev.lockstep.worker.slot.SlotWork;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -31,7 +33,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * (a seek back replays), and a new mock producer each time the slot creates one, so that
  * tests drive every failure category in milliseconds.
  */
-final class MockSlot implements AutoCloseable {
+public final class MockSlot implements AutoCloseable {
 
 	static final String INPUT = "in";
 
@@ -72,11 +74,11 @@ final class MockSlot implements AutoCloseable {
 		this.consumer.schedulePollTask(() -> this.consumer.rebalance(List.of(PARTITION)));
 	}
 
-	static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs) {
+	public static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs) {
 		return settings(mode, sizing, codecs, Bounds.NONE);
 	}
 
-	static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs,
+	public static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs,
 			Bounds bounds) {
 		return WorkerSettings.builder("mock")
 			.sourceTopics(INPUT)
@@ -94,7 +96,7 @@ final class MockSlot implements AutoCloseable {
 			.build();
 	}
 
-	static Codecs strings() {
+	public static Codecs strings() {
 		return new Codecs(new StringDeserializer(), new StringDeserializer(), new StringSerializer(),
 				new StringSerializer());
 	}

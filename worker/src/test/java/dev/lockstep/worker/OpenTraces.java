@@ -2,13 +2,15 @@ package dev.lockstep.worker;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lockstep.worker.observation.RecordTrace;
+import dev.lockstep.worker.observation.RecordTracing;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Traces every record with a trace that counts itself, for tests that check each trace
  * started is ended exactly once.
  */
-final class OpenTraces implements RecordTracing {
+public final class OpenTraces implements RecordTracing {
 
 	private final AtomicInteger open = new AtomicInteger();
 
@@ -31,7 +33,7 @@ final class OpenTraces implements RecordTracing {
 	}
 
 	/** Traces started and not yet ended. */
-	int open() {
+	public int open() {
 		return this.open.get();
 	}
 

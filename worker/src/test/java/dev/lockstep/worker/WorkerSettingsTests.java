@@ -11,6 +11,7 @@ import dev.lockstep.worker.WorkerSettings.Ordering;
 import dev.lockstep.worker.WorkerSettings.Recovery;
 import dev.lockstep.worker.WorkerSettings.Retry;
 import dev.lockstep.worker.WorkerSettings.TransactionSizing;
+import dev.lockstep.worker.observation.WorkerObservations;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
-import dev.lockstep.worker.RecordTrace;
+import dev.lockstep.worker.observation.RecordTrace;
 import io.micrometer.tracing.Link;
 import io.micrometer.tracing.Span;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

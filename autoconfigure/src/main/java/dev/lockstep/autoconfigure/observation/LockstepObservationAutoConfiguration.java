@@ -1,9 +1,9 @@
 package dev.lockstep.autoconfigure.observation;
 
 import dev.lockstep.autoconfigure.LockstepProperties;
-import dev.lockstep.worker.RecordTracing;
-import dev.lockstep.worker.TransactionObservationConvention;
-import dev.lockstep.worker.WorkerObservations;
+import dev.lockstep.worker.observation.RecordTracing;
+import dev.lockstep.worker.observation.TransactionObservationConvention;
+import dev.lockstep.worker.observation.WorkerObservations;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.lockstep.worker.RecordTrace;
-import dev.lockstep.worker.RecordTracing;
-import dev.lockstep.worker.SlotTracing;
+import dev.lockstep.worker.observation.RecordTrace;
+import dev.lockstep.worker.observation.RecordTracing;
+import dev.lockstep.worker.observation.SlotTracing;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;

@@ -2,7 +2,7 @@ package dev.lockstep.autoconfigure.observation;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lockstep.worker.RecordTrace;
+import dev.lockstep.worker.observation.RecordTrace;
 import io.micrometer.tracing.Span;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;

@@ -3,8 +3,8 @@ package dev.lockstep.autoconfigure.observation;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
-import dev.lockstep.worker.RecordTrace;
-import dev.lockstep.worker.SlotTracing;
+import dev.lockstep.worker.observation.RecordTrace;
+import dev.lockstep.worker.observation.SlotTracing;
 import io.micrometer.tracing.Span;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 

@@ -5,9 +5,9 @@ import dev.lockstep.autoconfigure.LockstepListenerAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepProducersAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepRegistryAutoConfiguration;
 import dev.lockstep.autoconfigure.LockstepWorkersAutoConfiguration;
-import dev.lockstep.worker.RecordTracing;
 import dev.lockstep.worker.ValueTransformer;
-import dev.lockstep.worker.WorkerObservations;
+import dev.lockstep.worker.observation.RecordTracing;
+import dev.lockstep.worker.observation.WorkerObservations;
 import dev.lockstep.worker.test.Order;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
@@ -106,7 +106,7 @@ class LockstepObservationAutoConfigurationTests {
 
 	@Test
 	void aUserDefinedRecordTracingWins() {
-		RecordTracing own = (record, worker, groupId) -> dev.lockstep.worker.RecordTrace.NONE;
+		RecordTracing own = (record, worker, groupId) -> dev.lockstep.worker.observation.RecordTrace.NONE;
 		this.withTracing.withBean(RecordTracing.class, () -> own)
 			.run((context) -> assertThat(context).getBean(RecordTracing.class).isSameAs(own));
 	}

@@ -91,7 +91,7 @@ class LockstepTracingIntegrationTests {
 			.run()) {
 			ListAppender<ILoggingEvent> workerLog = new ListAppender<>();
 			workerLog.start();
-			((Logger) LoggerFactory.getLogger("dev.lockstep.worker.InvalidInputHandler")).addAppender(workerLog);
+			((Logger) LoggerFactory.getLogger("dev.lockstep.worker")).addAppender(workerLog);
 			KafkaTemplate<String, Order> orders = context.getBean("orders", KafkaTemplate.class);
 			assertThat(ReflectionTestUtils.getField(orders, "observationEnabled")).isEqualTo(true);
 			ContainerProperties listener = context

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lockstep.worker.RecordTrace;
-import dev.lockstep.worker.SlotTracing;
+import dev.lockstep.worker.observation.RecordTrace;
+import dev.lockstep.worker.observation.SlotTracing;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
 import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
 import io.micrometer.tracing.otel.bridge.OtelPropagator;
