@@ -1,6 +1,5 @@
 package dev.lockstep.autoconfigure;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

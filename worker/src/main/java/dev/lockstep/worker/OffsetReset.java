@@ -108,13 +108,22 @@ public record OffsetReset(Target target, Instant timestamp, long offset, Set<Top
 		return new OffsetReset(this.target, this.timestamp, this.offset, this.partitions, who);
 	}
 
-	/** The partitions of an assignment this reset moves. */
+	/**
+	 * Return the partitions of an assignment this reset moves.
+	 * @param assignment a consumer's assigned partitions
+	 * @return those this reset names, or all of them when it names none
+	 */
 	public Set<TopicPartition> partitionsOf(Set<TopicPartition> assignment) {
 		return this.partitions.isEmpty() ? Set.copyOf(assignment)
 				: assignment.stream().filter(this.partitions::contains).collect(Collectors.toUnmodifiableSet());
 	}
 
-	/** Where each partition moves, asked of the cluster through the slot's consumer. */
+	/**
+	 * Return where each partition moves, asked of the cluster through a consumer.
+	 * @param consumer the consumer to ask (a slot's own)
+	 * @param partitions the partitions to move
+	 * @return the next offset to read of each partition
+	 */
 	public Map<TopicPartition, Long> offsets(Consumer<?, ?> consumer, Set<TopicPartition> partitions) {
 		Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
 		Map<TopicPartition, Long> offsets = new HashMap<>();

@@ -6,6 +6,8 @@
  * ({@link dev.lockstep.worker.WorkerSettings}), started and stopped
  * ({@link dev.lockstep.worker.Worker}, {@link dev.lockstep.worker.LockstepWorkers}), and
  * what it reports ({@link dev.lockstep.worker.WorkerListener},
- * {@link dev.lockstep.worker.WorkerState}). The sub-packages are the runtime behind it.
+ * {@link dev.lockstep.worker.WorkerState}). {@code observation} holds the tracing and
+ * observation extension points; {@code slot}, {@code ordering} and {@code invalid} are the
+ * runtime behind the API, internal.
  */
 package dev.lockstep.worker;

@@ -78,7 +78,7 @@ public final class MockSlot implements AutoCloseable {
 		return settings(mode, sizing, codecs, Bounds.NONE);
 	}
 
-	public static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs,
+	static WorkerSettings settings(InvalidInputPolicy.Mode mode, TransactionSizing sizing, Codecs codecs,
 			Bounds bounds) {
 		return WorkerSettings.builder("mock")
 			.sourceTopics(INPUT)

@@ -33,6 +33,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -73,11 +74,21 @@ class LockstepTracingIntegrationTests {
 
 	private static final Duration WAIT = Duration.ofMinutes(2);
 
+	private static final Logger WORKER_LOGGER = (Logger) LoggerFactory.getLogger("dev.lockstep.worker");
+
 	private static KafkaBroker broker;
+
+	// The worker's log lines, for the test that reads them.
+	private final ListAppender<ILoggingEvent> workerLog = new ListAppender<>();
 
 	@BeforeAll
 	static void connect(KafkaBroker shared) {
 		broker = shared;
+	}
+
+	@AfterEach
+	void stopReadingTheWorkersLog() {
+		WORKER_LOGGER.detachAppender(this.workerLog);
 	}
 
 	@Test
@@ -89,9 +100,8 @@ class LockstepTracingIntegrationTests {
 			.properties("spring.kafka.template.observation-enabled=true",
 					"spring.kafka.listener.observation-enabled=true")
 			.run()) {
-			ListAppender<ILoggingEvent> workerLog = new ListAppender<>();
-			workerLog.start();
-			((Logger) LoggerFactory.getLogger("dev.lockstep.worker")).addAppender(workerLog);
+			this.workerLog.start();
+			WORKER_LOGGER.addAppender(this.workerLog);
 			KafkaTemplate<String, Order> orders = context.getBean("orders", KafkaTemplate.class);
 			assertThat(ReflectionTestUtils.getField(orders, "observationEnabled")).isEqualTo(true);
 			ContainerProperties listener = context
@@ -131,7 +141,7 @@ class LockstepTracingIntegrationTests {
 			App app = context.getBean(App.class);
 			assertThat(app.loggedTraceIds).containsEntry(1L, sent1.traceId()).containsEntry(2L, sent2.traceId());
 			assertThat(app.currentTraceIds).isEqualTo(app.loggedTraceIds);
-			assertThat(workerLog.list).filteredOn((event) -> event.getFormattedMessage().contains(" quarantined "))
+			assertThat(this.workerLog.list).filteredOn((event) -> event.getFormattedMessage().contains(" quarantined "))
 				.singleElement()
 				.satisfies((event) -> assertThat(event.getMDCPropertyMap()).containsEntry("traceId", sent2.traceId()));
 		}

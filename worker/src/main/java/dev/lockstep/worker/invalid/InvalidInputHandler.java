@@ -5,16 +5,14 @@ import java.util.Map;
 
 import dev.lockstep.worker.FailureCategory;
 import dev.lockstep.worker.QuarantineHeaders;
-import dev.lockstep.worker.SlotState;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerListener;
-import dev.lockstep.worker.WorkerSettings;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.WorkerStatus;
 import dev.lockstep.worker.slot.ProcessedRecord;
+import dev.lockstep.worker.slot.RetryAttempts;
 import dev.lockstep.worker.slot.SlotId;
 import dev.lockstep.worker.slot.SlotMonitor;
-import dev.lockstep.worker.slot.SlotRetries;
 import dev.lockstep.worker.slot.SlotTransaction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -53,6 +51,13 @@ public final class InvalidInputHandler {
 	// The blocked record an operator asked to skip; only that exact record is skipped.
 	private volatile BlockedRecord skipRequested;
 
+	/**
+	 * Create the handler of one slot.
+	 * @param id the slot
+	 * @param policy what the worker does with invalid input
+	 * @param monitor the slot's state: blocked, resumed, its recent errors
+	 * @param listener told of each attempt at a record it blocks at
+	 */
 	public InvalidInputHandler(SlotId id, InvalidInputPolicy policy, SlotMonitor monitor, WorkerListener listener) {
 		this.id = id;
 		this.policy = policy;
@@ -71,7 +76,7 @@ public final class InvalidInputHandler {
 
 		/**
 		 * Hold the slot at the record: the slot commits what came before it, rewinds to it
-		 * and calls {@link #block(ProcessedRecord, SlotRetries.RetryAttempts)}.
+		 * and calls {@link #block(ProcessedRecord, RetryAttempts)}.
 		 */
 		BLOCK
 
@@ -138,12 +143,12 @@ public final class InvalidInputHandler {
 	 * @param transaction the slot's transaction
 	 * @return what the slot does next
 	 */
-	public Outcome exhausted(ProcessedRecord record, SlotRetries.RetryAttempts attempts, InvalidInputPolicy.Mode mode,
+	public Outcome exhausted(ProcessedRecord record, RetryAttempts attempts, InvalidInputPolicy.Mode mode,
 			SlotTransaction transaction) {
 		return setAside(record, mode, attempts, transaction);
 	}
 
-	private Outcome setAside(ProcessedRecord record, InvalidInputPolicy.Mode mode, SlotRetries.RetryAttempts attempts,
+	private Outcome setAside(ProcessedRecord record, InvalidInputPolicy.Mode mode, RetryAttempts attempts,
 			SlotTransaction transaction) {
 		ConsumerRecord<byte[], byte[]> raw = record.raw();
 		Exception reason = record.failure();
@@ -182,7 +187,7 @@ public final class InvalidInputHandler {
 	 * @param record the record, failed
 	 * @param attempts its failed attempts when its retry budget is spent, otherwise {@code null}
 	 */
-	public void block(ProcessedRecord record, SlotRetries.RetryAttempts attempts) {
+	public void block(ProcessedRecord record, RetryAttempts attempts) {
 		ConsumerRecord<byte[], byte[]> raw = record.raw();
 		String why = blockReason(record.failure(), attempts);
 		if (this.monitor.status() != WorkerStatus.BLOCKED) {
@@ -194,7 +199,7 @@ public final class InvalidInputHandler {
 		this.listener.rejected(this.id.worker(), this.id.index(), blocked);
 	}
 
-	private String blockReason(Throwable reason, SlotRetries.RetryAttempts attempts) {
+	private String blockReason(Throwable reason, RetryAttempts attempts) {
 		String message = (attempts != null) ? "failed " + attempts.count() + " attempts: " + reason.getMessage()
 				: String.valueOf(reason.getMessage());
 		if (!guardTripped()) {
@@ -231,7 +236,7 @@ public final class InvalidInputHandler {
 	 * Move past a blocked record on an operator's request, inside the transaction: to the
 	 * quarantine topic when there is one, otherwise only its offset moves.
 	 */
-	private void skip(ProcessedRecord skipped, SlotRetries.RetryAttempts attempts, String where,
+	private void skip(ProcessedRecord skipped, RetryAttempts attempts, String where,
 			SlotTransaction transaction) {
 		ConsumerRecord<byte[], byte[]> raw = skipped.raw();
 		Exception reason = skipped.failure();
@@ -250,7 +255,7 @@ public final class InvalidInputHandler {
 	}
 
 	private ProducerRecord<byte[], byte[]> quarantined(ConsumerRecord<byte[], byte[]> raw, Throwable reason,
-			SlotRetries.RetryAttempts attempts) {
+			RetryAttempts attempts) {
 		RecordHeaders headers = new RecordHeaders(raw.headers().toArray());
 		QuarantineHeaders.add(headers, QuarantineHeaders.TOPIC, raw.topic());
 		QuarantineHeaders.add(headers, QuarantineHeaders.PARTITION, Integer.toString(raw.partition()));

@@ -73,6 +73,13 @@ public final class QuarantineRedrive {
 	// The consumer reading the quarantine while the redrive runs, for stop() to wake.
 	private volatile Consumer<byte[], byte[]> reading;
 
+	/**
+	 * Create a redrive of a worker's quarantine topic.
+	 * @param settings the worker's settings
+	 * @param request from where, which records, and who asked
+	 * @param listener told of what the redrive did
+	 * @throws IllegalStateException when the worker has no quarantine topic
+	 */
 	public QuarantineRedrive(WorkerSettings settings, Redrive request, WorkerListener listener) {
 		this.settings = settings;
 		this.request = request;

@@ -3,8 +3,6 @@ package dev.lockstep.worker.observation;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
-import dev.lockstep.worker.WorkerSettings;
-import dev.lockstep.worker.slot.SlotId;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -77,13 +75,14 @@ public final class WorkerObservations {
 
 	/**
 	 * Return the tracing of one slot's records, guarded: tracing never fails a record.
-	 * @param settings the worker's settings
+	 * @param worker the worker's name
+	 * @param groupId the worker's consumer group
 	 * @return the slot's tracing; one that traces nothing when the tracing failed to give
 	 * one
 	 */
-	public SlotTracing slot(WorkerSettings settings) {
+	public SlotTracing slot(String worker, String groupId) {
 		try {
-			return new GuardedSlotTracing(this.tracing.slot(settings.name(), settings.groupId()));
+			return new GuardedSlotTracing(this.tracing.slot(worker, groupId));
 		}
 		catch (RuntimeException ex) {
 			logFailure("starting a slot's tracing", ex);
@@ -94,16 +93,17 @@ public final class WorkerObservations {
 	/**
 	 * Start observing a transaction. Called outside any record's scope: a transaction's
 	 * trace is its own, joined to its records' by the transactional id and sequence.
-	 * @param slot the slot
+	 * @param worker the worker's name
+	 * @param transactionalId the slot's transactional id
 	 * @param sequence the transaction's sequence number
-	 * @return the started observation, or {@link TransactionObservation#NONE} when disabled
+	 * @return the started observation; one that observes nothing when disabled
 	 */
-	public TransactionObservation transaction(SlotId slot, long sequence) {
+	public TransactionObservation transaction(String worker, String transactionalId, long sequence) {
 		if (this.registry.isNoop()) {
 			return TransactionObservation.NONE;
 		}
-		TransactionObservationContext context = new TransactionObservationContext(slot.worker(),
-				slot.transactionalId(), sequence);
+		TransactionObservationContext context = new TransactionObservationContext(worker, transactionalId,
+				sequence);
 		Observation observation = start(() -> Observation
 			.createNotStarted(this.transactionConvention, DefaultTransactionObservationConvention.INSTANCE,
 					() -> context, this.registry)

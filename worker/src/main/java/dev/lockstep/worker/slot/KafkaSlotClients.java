@@ -28,6 +28,11 @@ public final class KafkaSlotClients implements SlotClients {
 
 	private final SlotId id;
 
+	/**
+	 * Create the clients of one slot.
+	 * @param settings the worker's settings
+	 * @param id the slot
+	 */
 	public KafkaSlotClients(WorkerSettings settings, SlotId id) {
 		this.settings = settings;
 		this.id = id;

@@ -15,6 +15,10 @@ public final class RecordBudget {
 
 	private final AtomicLong committed = new AtomicLong();
 
+	/**
+	 * Create a budget shared by a worker's slots.
+	 * @param records the records the worker processes before it stops
+	 */
 	public RecordBudget(long records) {
 		this.records = records;
 		this.remaining = new AtomicLong(records);

@@ -1,7 +1,6 @@
 package dev.lockstep.worker.slot;
 
 import dev.lockstep.worker.FailureCategory;
-import dev.lockstep.worker.WorkerSettings;
 import dev.lockstep.worker.WorkerSettings.InvalidInputPolicy;
 import dev.lockstep.worker.invalid.InvalidInputHandler;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -89,7 +88,7 @@ final class SlotIntake {
 	}
 
 	private boolean retry(ProcessedRecord record) throws Exception {
-		SlotRetries.RetryAttempts attempts = this.retries.failed(record);
+		RetryAttempts attempts = this.retries.failed(record);
 		if (this.retries.hasAttemptsLeft(attempts)) {
 			// Not in this transaction: the record comes back from a poll for its next attempt.
 			this.claims.unclaim();
@@ -104,7 +103,7 @@ final class SlotIntake {
 	}
 
 	private boolean setAside(ProcessedRecord record, InvalidInputHandler.Outcome outcome,
-			SlotRetries.RetryAttempts attempts) throws Exception {
+			RetryAttempts attempts) throws Exception {
 		if (outcome == InvalidInputHandler.Outcome.HANDLED) {
 			this.retries.done(record.raw());
 			return true;

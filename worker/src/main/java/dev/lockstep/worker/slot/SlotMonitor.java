@@ -53,6 +53,13 @@ public final class SlotMonitor {
 
 	private IntSupplier inFlight = () -> 0;
 
+	/**
+	 * Create the monitor of one slot.
+	 * @param slot the slot's index
+	 * @param transactionalId the slot's transactional id
+	 * @param clock the clock errors are timed by
+	 * @param stallAfter the failed recovery attempts after which the slot counts as stalled
+	 */
 	public SlotMonitor(int slot, String transactionalId, Clock clock, int stallAfter) {
 		this.slot = slot;
 		this.transactionalId = transactionalId;

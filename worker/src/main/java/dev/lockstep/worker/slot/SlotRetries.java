@@ -1,7 +1,6 @@
 package dev.lockstep.worker.slot;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,7 +29,7 @@ import org.springframework.core.log.LogAccessor;
  * are counted by the slot that reads the partition, through rebalances that give it back.
  * Slot thread only.
  */
-public final class SlotRetries {
+final class SlotRetries {
 
 	private static final LogAccessor logger = new LogAccessor(SlotRetries.class);
 
@@ -260,27 +259,6 @@ public final class SlotRetries {
 				this.retry.initialBackoff().toMillis() * Math.pow(this.retry.multiplier(), failed - 1));
 		double jitter = this.retry.jitter() * (2 * ThreadLocalRandom.current().nextDouble() - 1);
 		return Duration.ofMillis(Math.round(Math.min(this.retry.maxBackoff().toMillis(), millis * (1 + jitter))));
-	}
-
-	/**
-	 * The failed attempts of the record a partition is retrying.
-	 *
-	 * @param offset the record's offset
-	 * @param count its failed attempts
-	 * @param first its first failure
-	 * @param firstAt when it first failed
-	 * @param last its last failure
-	 */
-	public record RetryAttempts(long offset, int count, Throwable first, Instant firstAt, Throwable last) {
-
-		static RetryAttempts first(long offset, Throwable failure) {
-			return new RetryAttempts(offset, 1, failure, Instant.now(), failure);
-		}
-
-		RetryAttempts failedAgain(Throwable failure) {
-			return new RetryAttempts(this.offset, this.count + 1, this.first, this.firstAt, failure);
-		}
-
 	}
 
 }

@@ -95,7 +95,8 @@ public final class SlotTransaction {
 		if (this.open == null) {
 			this.producer.beginTransaction();
 			this.sequence++;
-			this.open = new OpenTransaction(this.observations.transaction(this.id, this.sequence));
+			this.open = new OpenTransaction(this.observations.transaction(this.id.worker(), this.id.transactionalId(),
+					this.sequence));
 			this.monitor.transactionOpen(true);
 		}
 		return this.open;

@@ -35,7 +35,7 @@ public final class SlotWork {
 	@SuppressWarnings("unchecked")
 	private SlotWork(WorkerSettings settings, RecordProcessor<?, ?> blocking, AsyncRecordProcessor<?, ?> async) {
 		this.codecs = new SlotCodecs(settings);
-		this.tracing = settings.observations().slot(settings);
+		this.tracing = settings.observations().slot(settings.name(), settings.groupId());
 		this.blocking = (RecordProcessor<Object, Object>) blocking;
 		this.async = (AsyncRecordProcessor<Object, Object>) async;
 	}

@@ -6,7 +6,6 @@ import java.util.Collection;
 import dev.lockstep.worker.FailureClassifier;
 import dev.lockstep.worker.OffsetReset;
 import dev.lockstep.worker.RecoveryPolicy;
-import dev.lockstep.worker.SlotState;
 import dev.lockstep.worker.SlotState.BlockedRecord;
 import dev.lockstep.worker.WorkerListener;
 import dev.lockstep.worker.WorkerSettings;
@@ -76,6 +75,19 @@ public final class WorkerSlot implements Runnable, SlotRevocation {
 	// A record blocked the slot: back off before retrying it.
 	private boolean blockedRetryDue;
 
+	/**
+	 * Create a slot; {@link #run()} runs it on the calling thread.
+	 * @param id the slot
+	 * @param settings the worker's settings
+	 * @param clients the slot's Kafka clients
+	 * @param work the processor as the slot runs it
+	 * @param classifier how failures are classified
+	 * @param recoveryPolicy what the worker does per category of failure
+	 * @param monitor the slot's observable state
+	 * @param budget the records the worker processes before it stops, or {@code null}
+	 * @param deadline the worker's input deadline
+	 * @param listener told of the slot's events
+	 */
 	public WorkerSlot(SlotId id, WorkerSettings settings, SlotClients clients, SlotWork work,
 			FailureClassifier classifier, RecoveryPolicy recoveryPolicy, SlotMonitor monitor, RecordBudget budget,
 			InputDeadline deadline, WorkerListener listener) {
