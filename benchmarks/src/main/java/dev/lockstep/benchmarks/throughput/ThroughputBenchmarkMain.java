@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.lockstep.benchmarks.throughput.VariantProcess.Measurement;
@@ -135,51 +134,43 @@ public final class ThroughputBenchmarkMain {
 	}
 
 	private static String ratios(int partitions, Map<Variant, Double> medians, Map<Variant, double[]> latencies) {
-		Map<String, Variant> against = new LinkedHashMap<>();
-		against.put("streams", Variant.B);
-		against.put("spring", Variant.C);
-		against.put("raw", Variant.A);
-		against.put("best-eos", Variant.F);
-		against.put("pipe", Variant.P);
+		List<String> ratios = new ArrayList<>();
 		Double lockstep = medians.get(Variant.E);
-		if (lockstep == null) {
-			return "RATIOS partitions=" + partitions + " (Lockstep not run)";
+		if (lockstep != null) {
+			Map<String, Variant> against = new LinkedHashMap<>();
+			against.put("streams", Variant.B);
+			against.put("spring", Variant.C);
+			against.put("raw", Variant.A);
+			against.put("best-eos", Variant.F);
+			against.put("pipe", Variant.P);
+			against.forEach((name, variant) -> ratio(ratios, "lockstep/" + name, lockstep, medians.get(variant)));
+			Stream
+				.of(Variant.E_METRICS, Variant.E_TRACE0, Variant.E_TRACE10, Variant.E_TRACE100, Variant.E_HEADERS,
+						Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
+				.forEach((variant) -> ratio(ratios, variant.label() + "/lockstep", medians.get(variant), lockstep));
 		}
-		String line = against.entrySet()
-			.stream()
-			.filter((entry) -> medians.containsKey(entry.getValue()))
-			.map((entry) -> String.format("lockstep/%s=%.3f", entry.getKey(), lockstep / medians.get(entry.getValue())))
-			.collect(Collectors.joining(" "));
-		String tracing = Stream
-			.of(Variant.E_METRICS, Variant.E_TRACE0, Variant.E_TRACE10, Variant.E_TRACE100, Variant.E_HEADERS,
-					Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
-			.filter(medians::containsKey)
-			.map((variant) -> String.format(" %s/lockstep=%.3f", variant.label(), medians.get(variant) / lockstep))
-			.collect(Collectors.joining());
-		if (medians.containsKey(Variant.E_HEADERS)) {
-			// Tracing's own cost on inputs that carry a traceparent: against the same inputs untraced.
-			tracing += Stream.of(Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
-				.filter(medians::containsKey)
-				.map((variant) -> String.format(" %s/lockstep-headers=%.3f", variant.label(),
-						medians.get(variant) / medians.get(Variant.E_HEADERS)))
-				.collect(Collectors.joining());
+		// Tracing's own cost on inputs that carry a traceparent: against the same inputs untraced.
+		Stream.of(Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
+			.forEach((variant) -> ratio(ratios, variant.label() + "/lockstep-headers", medians.get(variant),
+					medians.get(Variant.E_HEADERS)));
+		// What carrying the header costs Kafka Streams, and Lockstep against it on the same inputs.
+		ratio(ratios, "streams-headers/streams", medians.get(Variant.B_HEADERS), medians.get(Variant.B));
+		Stream.of(Variant.E_HEADERS, Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
+			.forEach((variant) -> ratio(ratios, variant.label() + "/streams-headers", medians.get(variant),
+					medians.get(Variant.B_HEADERS)));
+		ratio(ratios, "sample/streams", medians.get(Variant.S), medians.get(Variant.B));
+		if (latencies.containsKey(Variant.E) && latencies.containsKey(Variant.B)) {
+			ratio(ratios, "p99 lockstep/streams", latencies.get(Variant.E)[1], latencies.get(Variant.B)[1]);
 		}
-		if (medians.containsKey(Variant.B_HEADERS)) {
-			// What carrying the header costs Kafka Streams, and Lockstep against it on the same inputs.
-			tracing += medians.containsKey(Variant.B) ? String.format(" streams-headers/streams=%.3f",
-					medians.get(Variant.B_HEADERS) / medians.get(Variant.B)) : "";
-			tracing += Stream.of(Variant.E_HEADERS, Variant.E_PARENT_00, Variant.E_PARENT_01, Variant.E_PARENT_01_LINK)
-				.filter(medians::containsKey)
-				.map((variant) -> String.format(" %s/streams-headers=%.3f", variant.label(),
-						medians.get(variant) / medians.get(Variant.B_HEADERS)))
-				.collect(Collectors.joining());
+		return "RATIOS partitions=" + partitions + " "
+				+ (ratios.isEmpty() ? "(no variant and its baseline both run)" : String.join(" ", ratios));
+	}
+
+	// A ratio where both of its variants ran.
+	private static void ratio(List<String> ratios, String name, Double variant, Double baseline) {
+		if (variant != null && baseline != null) {
+			ratios.add(String.format("%s=%.3f", name, variant / baseline));
 		}
-		if (medians.containsKey(Variant.S) && medians.containsKey(Variant.B)) {
-			tracing += String.format(" sample/streams=%.3f", medians.get(Variant.S) / medians.get(Variant.B));
-		}
-		String p99 = latencies.containsKey(Variant.B) ? String.format(" p99 lockstep/streams=%.3f",
-				latencies.get(Variant.E)[1] / latencies.get(Variant.B)[1]) : "";
-		return "RATIOS partitions=" + partitions + " " + line + tracing + p99;
 	}
 
 	/** Lockstep (default settings) across partitions, concurrency and transaction interval. */
