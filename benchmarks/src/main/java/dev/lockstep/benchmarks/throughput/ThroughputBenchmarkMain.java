@@ -163,7 +163,7 @@ public final class ThroughputBenchmarkMain {
 			ratio(ratios, "p99 lockstep/streams", latencies.get(Variant.E)[1], latencies.get(Variant.B)[1]);
 		}
 		return "RATIOS partitions=" + partitions + " "
-				+ (ratios.isEmpty() ? "(no variant and its baseline both run)" : String.join(" ", ratios));
+				+ (ratios.isEmpty() ? "(none: no variant ran beside its baseline)" : String.join(" ", ratios));
 	}
 
 	// A ratio where both of its variants ran.
