@@ -12,7 +12,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class KafkaInternalsTests {
 
-	private static final Path ROOT = Path.of("..");
+	private static final Path ROOT = RepositorySources.ROOT;
 
 	private static final Path LISTING = ROOT.resolve("docs/compatibility.md");
 
@@ -101,20 +100,12 @@ class KafkaInternalsTests {
 	/** Each internal class used by the repository's sources, with the modules using it. */
 	private static Map<String, Set<String>> internalUses() throws IOException {
 		Map<String, Set<String>> uses = new TreeMap<>();
-		try (Stream<Path> files = Files.walk(ROOT)) {
-			List<Path> sources = files.filter((file) -> file.toString().endsWith(".java"))
-				.filter((file) -> !file.toString().contains("/target/") && !file.toString().contains("/.git/"))
-				// This check names internal classes as its own test data.
-				.filter((file) -> !file.getFileName().toString().equals("KafkaInternalsTests.java"))
-				.toList();
-			assertThat(sources).as("the repository's Java sources").hasSizeGreaterThan(100);
-			for (Path source : sources) {
-				String text = Files.readString(source);
-				assertThat(WILDCARD.matcher(text).find()).as("a wildcard import of Kafka's in " + source).isFalse();
-				for (String type : classesUsedIn(text)) {
-					if (!isPublic(type)) {
-						uses.computeIfAbsent(type, (key) -> new TreeSet<>()).add(module(source));
-					}
+		for (Path source : RepositorySources.javaSourcesBut("KafkaInternalsTests.java")) {
+			String text = Files.readString(source);
+			assertThat(WILDCARD.matcher(text).find()).as("a wildcard import of Kafka's in " + source).isFalse();
+			for (String type : classesUsedIn(text)) {
+				if (!isPublic(type)) {
+					uses.computeIfAbsent(type, (key) -> new TreeSet<>()).add(module(source));
 				}
 			}
 		}

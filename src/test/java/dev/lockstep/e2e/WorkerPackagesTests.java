@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WorkerPackagesTests {
 
-	private static final Path ROOT = Path.of("..");
-
-	private static final Path WORKER = ROOT.resolve("worker");
+	private static final Path WORKER = RepositorySources.ROOT.resolve("worker");
 
 	// An internal package named: a package declaration, an import (a wildcard too), a
 	// qualified type in code, or a string such as a logger category.
@@ -35,7 +32,7 @@ class WorkerPackagesTests {
 	void onlyTheWorkerModuleNamesTheWorkersInternalPackages() throws IOException {
 		Map<Path, List<String>> outside = new TreeMap<>();
 		Map<Path, List<String>> inside = new TreeMap<>();
-		for (Path source : sources()) {
+		for (Path source : RepositorySources.javaSourcesBut("WorkerPackagesTests.java")) {
 			List<String> named = internalPackagesNamedIn(Files.readString(source));
 			if (!named.isEmpty()) {
 				(source.startsWith(WORKER) ? inside : outside).put(source, named);
@@ -54,19 +51,6 @@ class WorkerPackagesTests {
 		assertThat(internalPackagesNamedIn("import dev.lockstep.worker.Worker;\n"
 				+ "import dev.lockstep.worker.observation.RecordTracing;\nimport dev.lockstep.worker.slotted.X;"))
 			.isEmpty();
-	}
-
-	private static List<Path> sources() throws IOException {
-		try (Stream<Path> files = Files.walk(ROOT)) {
-			List<Path> sources = files.filter((file) -> file.toString().endsWith(".java"))
-				.filter((file) -> !file.toString().contains("/target/") && !file.toString().contains("/.git/"))
-				// This check names the internal packages as its own test data.
-				.filter((file) -> !file.getFileName().toString().equals("WorkerPackagesTests.java"))
-				.map(Path::normalize)
-				.toList();
-			assertThat(sources).as("the repository's Java sources").hasSizeGreaterThan(100);
-			return sources;
-		}
 	}
 
 	private static List<String> internalPackagesNamedIn(String source) {
