@@ -222,8 +222,8 @@ class ConcurrentProcessingTests {
 		String slot = Thread.currentThread().getName();
 		Map<Long, String> threads = new ConcurrentHashMap<>();
 		AtomicLong slowOffset = new AtomicLong(-1);
-		// A processor as cheap as it gets, but for one slow call (20 ms, as for a remote
-		// service): the 10th record of the first poll that runs on this thread.
+		// A processor as cheap as it gets, but for one slow call (a remote service that
+		// answers after 20 ms): the 10th record of the first poll that runs on this thread.
 		WorkerSettings settings = MockSlot
 			.settings(Mode.BLOCK, new TransactionSizing(100, Duration.ofSeconds(1)), MockSlot.strings())
 			.toBuilder().ordering(Ordering.KEY).maxInFlight(10).build();
@@ -232,7 +232,8 @@ class ConcurrentProcessingTests {
 					threads.put(record.offset(), Thread.currentThread().getName());
 					if (record.offset() % 100 == 10 && slot.equals(Thread.currentThread().getName())
 							&& slowOffset.compareAndSet(-1, record.offset())) {
-						Thread.sleep(20);
+						CompletableFuture.runAsync(() -> {
+						}, CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)).join();
 					}
 				}), WorkerListener.NONE, TimeUnit.MILLISECONDS.toNanos(1));
 		List<Long> taken = new ArrayList<>();
