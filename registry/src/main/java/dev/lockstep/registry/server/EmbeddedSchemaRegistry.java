@@ -1,16 +1,11 @@
 package dev.lockstep.registry.server;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -22,19 +17,14 @@ import javax.net.ssl.SSLParameters;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
-import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.RegistrySchema;
-import dev.lockstep.registry.internal.DataContracts;
-import dev.lockstep.registry.internal.SchemaJson;
 import dev.lockstep.registry.server.SchemaStore.Refusal;
-import dev.lockstep.registry.server.SchemaStore.Version;
 
 /**
  * A Confluent-API schema registry inside the JVM, for development and tests: Avro, JSON
@@ -56,6 +46,8 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 	private final ObjectMapper json = new ObjectMapper();
 
 	private final SchemaStore store;
+
+	private final RegistryRestApi api;
 
 	private final String pathPrefix;
 
@@ -79,6 +71,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
 	private EmbeddedSchemaRegistry(Builder builder, DataDirectoryLock lock) {
 		this.store = new SchemaStore(builder.dataDirectory, builder.compatibility, builder.validateSchemas);
+		this.api = new RegistryRestApi(this.store, this.json);
 		this.pathPrefix = builder.pathPrefix;
 		this.interceptor = builder.interceptor;
 		this.tls = builder.tls;
@@ -197,7 +190,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		}
 		String[] parts = rawPath.substring(this.pathPrefix.length()).split("/", -1);
 		try {
-			JsonNode body = route(exchange.getRequestMethod(), parts, exchange);
+			JsonNode body = this.api.route(exchange.getRequestMethod(), parts, exchange);
 			if (body == null) {
 				error(exchange, 404, 404, "HTTP 404 Not Found");
 			}
@@ -245,156 +238,6 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 		}
 	}
 
-	// parts[0] is empty: paths start with '/'. Null: no such endpoint. The body is read
-	// before the store's lock is taken: a slow client must not stall the others.
-	private JsonNode route(String method, String[] parts, HttpExchange exchange) throws IOException {
-		int n = parts.length;
-		String first = (n > 1) ? parts[1] : "";
-		JsonNode body = (method.equals("POST") || method.equals("PUT")) ? readBody(exchange) : null;
-		synchronized (this.store) {
-			if (first.equals("config") && (n == 2 || n == 3)) {
-				String subject = (n == 3) ? decode(parts[2]) : null;
-				if (method.equals("GET")) {
-					Compatibility level = (subject != null)
-							? this.store.subjectCompatibility(subject, defaultToGlobal(exchange))
-							: this.store.compatibility(null);
-					return this.json.createObjectNode().put("compatibilityLevel", level.name());
-				}
-				if (method.equals("PUT")) {
-					Compatibility level = level(body);
-					this.store.compatibility(subject, level);
-					return this.json.createObjectNode().put("compatibility", level.name());
-				}
-			}
-			else if (method.equals("GET") && n == 4 && first.equals("schemas") && parts[2].equals("ids")) {
-				return schemaBody(this.json.createObjectNode(), id(parts[3]), format(exchange));
-			}
-			else if (method.equals("GET") && n == 4 && first.equals("schemas") && parts[2].equals("guids")) {
-				return schemaBody(this.json.createObjectNode(), this.store.id(guid(parts[3])), format(exchange));
-			}
-			else if (method.equals("GET") && n == 2 && first.equals("subjects")) {
-				ArrayNode subjects = this.json.createArrayNode();
-				this.store.subjects().forEach(subjects::add);
-				return subjects;
-			}
-			else if (first.equals("subjects") && n >= 3) {
-				String subject = decode(parts[2]);
-				if (method.equals("POST") && n == 3) {
-					return versionBody(subject, this.store.lookup(subject, schema(body)), null);
-				}
-				if (method.equals("POST") && n == 4 && parts[3].equals("versions")) {
-					long id = this.store.register(subject, schema(body));
-					return this.json.createObjectNode()
-						.put("id", id)
-						.put("guid", SchemaStore.guid(this.store.schema(id)).toString());
-				}
-				if (method.equals("GET") && n == 4 && parts[3].equals("versions")) {
-					ArrayNode versions = this.json.createArrayNode();
-					this.store.versions(subject).forEach((version) -> versions.add(version.version()));
-					return versions;
-				}
-				if (method.equals("GET") && n == 5 && parts[3].equals("versions")) {
-					return versionBody(subject, this.store.version(subject, parts[4]), format(exchange));
-				}
-			}
-			return null;
-		}
-	}
-
-	private static boolean defaultToGlobal(HttpExchange exchange) {
-		String query = exchange.getRequestURI().getQuery();
-		return query != null && query.contains("defaultToGlobal=true");
-	}
-
-	private ObjectNode versionBody(String subject, Version version, String format) {
-		return schemaBody(this.json.createObjectNode()
-			.put("subject", subject)
-			.put("version", version.version())
-			.put("id", version.id()), version.id(), format);
-	}
-
-	// The schema as the request's format asks for it; its GUID is the stored schema's.
-	private ObjectNode schemaBody(ObjectNode body, long id, String format) {
-		return SchemaJson.write(this.store.schema(id, format), body)
-			.put("guid", SchemaStore.guid(this.store.schema(id)).toString());
-	}
-
-	private static String format(HttpExchange exchange) {
-		String query = exchange.getRequestURI().getQuery();
-		if (query != null) {
-			for (String parameter : query.split("&")) {
-				if (parameter.startsWith("format=")) {
-					return parameter.substring("format=".length());
-				}
-			}
-		}
-		return null;
-	}
-
-
-	private static RegistrySchema schema(JsonNode body) {
-		JsonNode schema = body.get("schema");
-		JsonNode type = body.get("schemaType");
-		if (schema == null || !schema.isTextual() || (type != null && !type.isTextual())) {
-			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid");
-		}
-		try {
-			return new RegistrySchema((type != null) ? type.textValue() : RegistrySchema.AVRO, schema.textValue(),
-					SchemaJson.references(body.get("references")), DataContracts.metadata(body.get("metadata")),
-					DataContracts.ruleSet(body.get("ruleSet")));
-		}
-		catch (IllegalArgumentException ex) {
-			throw new Refusal(422, 42201, "Either the input schema or one of its references is invalid: "
-					+ ex.getMessage());
-		}
-	}
-
-	private JsonNode readBody(HttpExchange exchange) throws IOException {
-		try (InputStream in = exchange.getRequestBody()) {
-			byte[] bytes = in.readNBytes(RegistryClient.MAX_SCHEMA_BYTES * 2 + 1);
-			if (bytes.length > RegistryClient.MAX_SCHEMA_BYTES * 2) {
-				throw new Refusal(413, 413, "Request body too large");
-			}
-			JsonNode body = this.json.readTree(bytes);
-			if (body == null || !body.isObject()) {
-				throw new Refusal(422, 42201, "Invalid request body");
-			}
-			return body;
-		}
-		catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-			throw new Refusal(422, 42201, "Invalid request body: " + ex.getOriginalMessage());
-		}
-	}
-
-	private static Compatibility level(JsonNode body) {
-		JsonNode level = body.get("compatibility");
-		try {
-			return Compatibility.valueOf(level.textValue().toUpperCase(Locale.ROOT));
-		}
-		catch (RuntimeException ex) {
-			throw new Refusal(422, 42203, "Invalid compatibility level. Valid values are "
-					+ List.of(Compatibility.values()));
-		}
-	}
-
-	private static UUID guid(String text) {
-		try {
-			return UUID.fromString(text);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new Refusal(404, 40403, "Schema " + text + " not found");
-		}
-	}
-
-	private static long id(String text) {
-		try {
-			return Long.parseLong(text);
-		}
-		catch (NumberFormatException ex) {
-			throw new Refusal(404, 40403, "Schema " + text + " not found");
-		}
-	}
-
 	private void listen(int port) {
 		try {
 			InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
@@ -423,7 +266,8 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 				if (path.startsWith(this.pathPrefix)) {
 					path = path.substring(this.pathPrefix.length());
 				}
-				if (this.interceptor.intercept(exchange, exchange.getRequestMethod() + " " + decode(path), this)) {
+				String request = exchange.getRequestMethod() + " " + RegistryRestApi.decode(path);
+				if (this.interceptor.intercept(exchange, request, this)) {
 					return;
 				}
 			}
@@ -433,10 +277,6 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 			// A path with a malformed escape.
 			error(exchange, 404, 404, "HTTP 404 Not Found");
 		}
-	}
-
-	private static String decode(String segment) {
-		return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
 	}
 
 	/** TLS with the context's key, asking for a client certificate when required. */
