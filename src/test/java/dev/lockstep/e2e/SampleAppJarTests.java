@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The packaged sample app, run as separate processes the way the README tells a
- * newcomer to: the demo on a fresh temporary broker (on every Kafka client line the sample
+ * newcomer to ({@code java -jar} on the executable jar as built): the demo on a fresh temporary broker (on every Kafka client line the sample
  * is built on), and the three commands one after
  * another from one directory, sharing the development broker's and registry's data.
  */
@@ -27,7 +27,7 @@ class SampleAppJarTests {
 	void demoPrintsTheCookbooksThreeLinesOnEveryKafkaClientLine(KafkaClients clients, @TempDir Path workDir)
 			throws Exception {
 		// The development broker runs in the app's JVM from that line's own server jars.
-		SampleAppProcess app = SampleAppProcess.start(clients, workDir, Map.of(), "demo");
+		SampleAppProcess app = SampleAppProcess.startJar(clients, workDir, Map.of(), "demo");
 		assertThat(app.awaitExit(TIMEOUT)).as(app::output).isZero();
 		// Exactly what the README shows: no log line of the broker, the worker or Spring (the
 		// JVM's own notice of options the environment gives it aside).
@@ -42,7 +42,8 @@ class SampleAppJarTests {
 		// schemas (and ids) the previous one kept beside the broker's data.
 		for (String[] step : new String[][] { { "seed", "seeded 3" }, { "transform", "committed 3" },
 				{ "verify", "verified 2 orders and 1 tombstone" } }) {
-			SampleAppProcess app = SampleAppProcess.start(workDir, step[0], "--sample.registry=embedded");
+			SampleAppProcess app = SampleAppProcess.startJar(KafkaClients.KAFKA_41, workDir, Map.of(), step[0],
+					"--sample.registry=embedded");
 			assertThat(app.awaitExit(TIMEOUT)).as(app::output).isZero();
 			assertThat(app.output()).contains(step[1]);
 		}
@@ -53,11 +54,12 @@ class SampleAppJarTests {
 
 	@Test
 	void secondProcessOnTheSameBrokerDirectoryFailsClearly(@TempDir Path workDir) throws Exception {
-		SampleAppProcess service = SampleAppProcess.start(workDir, "--server.port=0");
+		SampleAppProcess service = SampleAppProcess.startJar(KafkaClients.KAFKA_41, workDir, Map.of(),
+				"--server.port=0");
 		try {
 			service.awaitUntil("the development broker to start", TIMEOUT,
 					() -> service.output().contains("Development Kafka broker on"));
-			SampleAppProcess second = SampleAppProcess.start(workDir, "seed");
+			SampleAppProcess second = SampleAppProcess.startJar(KafkaClients.KAFKA_41, workDir, Map.of(), "seed");
 			assertThat(second.awaitExit(TIMEOUT)).isEqualTo(1);
 			assertThat(second.output()).contains("is in use by another process");
 		}

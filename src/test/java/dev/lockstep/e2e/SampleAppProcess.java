@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -42,6 +43,16 @@ final class SampleAppProcess {
 	// (seen: the kill storm's kills all landing after the input was done).
 	private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
+	/**
+	 * The options every sample process runs with: the C1 compiler alone, since each
+	 * process lives seconds to minutes and these tests check what is committed, not how fast.
+	 */
+	static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
+			"-XX:TieredStopAtLevel=1");
+
+	// Extracted and trained once per client line and test JVM.
+	private static final Map<KafkaClients, ExtractedSampleApp> EXTRACTED = new ConcurrentHashMap<>();
+
 	private final Process process;
 
 	private final Path output;
@@ -64,15 +75,30 @@ final class SampleAppProcess {
 	}
 
 	/**
-	 * Start the sample jar built on the given Kafka client line.
+	 * Start the sample app built on the given Kafka client line, extracted and on its
+	 * class-data-sharing archive as a deployment runs it ({@link ExtractedSampleApp}).
 	 */
 	static SampleAppProcess start(KafkaClients clients, Path workDir, Map<String, String> environment,
 			String... args) {
-		// The C1 compiler alone: each process lives seconds to minutes, and these tests
-		// check what is committed, not how fast.
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar",
-				clients.jar().toAbsolutePath().toString()));
+		return start(EXTRACTED.computeIfAbsent(clients,
+				(line) -> ExtractedSampleApp.extract(line.jar(), java(), JVM_OPTIONS)).launch(), workDir, environment,
+				args);
+	}
+
+	/**
+	 * Start the executable jar itself, {@code java -jar} as the README has a newcomer run
+	 * it.
+	 */
+	static SampleAppProcess startJar(KafkaClients clients, Path workDir, Map<String, String> environment,
+			String... args) {
+		return start(List.of("-jar", clients.jar().toAbsolutePath().toString()), workDir, environment, args);
+	}
+
+	private static SampleAppProcess start(List<String> launch, Path workDir, Map<String, String> environment,
+			String... args) {
+		List<String> command = new ArrayList<>(List.of(java()));
+		command.addAll(JVM_OPTIONS);
+		command.addAll(launch);
 		command.addAll(List.of(args));
 		try {
 			Path output = Files.createTempFile(workDir, "sample-app-", ".log");
@@ -88,6 +114,11 @@ final class SampleAppProcess {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/** The {@code java} launcher of this JVM's runtime, which the processes run on. */
+	static String java() {
+		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
 	}
 
 	int awaitExit(Duration timeout) throws InterruptedException {
