@@ -9,24 +9,18 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import dev.lockstep.registry.RegistryClient;
 import dev.lockstep.registry.SchemaIdFraming;
 import dev.lockstep.registry.SchemaIdSource;
 import dev.lockstep.registry.WireFormat;
-import dev.lockstep.registry.internal.Names;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The configuration of Lockstep's Kafka serdes, read from the map Kafka hands to
@@ -165,73 +159,6 @@ public final class RegistrySerdeConfig {
 	/** Whether a Protobuf deserializer reads each record into its writer message's generated class. */
 	public static final String DERIVE_TYPE = "derive.type";
 
-	private static final Logger logger = LoggerFactory.getLogger(RegistrySerdeConfig.class);
-
-	private static final Set<String> warned = ConcurrentHashMap.newKeySet();
-
-	private static final List<String> NAMESPACE_PREFIXES = List.of("schema.registry.", "basic.auth.", "bearer.auth.",
-			"lockstep.registry.", "lockstep.avro.", "auto.register.", "use.latest.", "use.schema.", "specific.avro.",
-			"key.subject.", "value.subject.", "avro.", "normalize.", "latest.", "id.compatibility.", "context.name.",
-			"max.schemas.", "proxy.", "schema.reflection", "rule.", "key.schema.", "value.schema.", "json.",
-			"lockstep.json.", "specific.protobuf.", "derive.type", "reference.", "skip.known.types");
-
-	private static final Set<String> HONOURED = Set.of(SCHEMA_REGISTRY_URL, BASIC_AUTH_CREDENTIALS_SOURCE,
-			BASIC_AUTH_USER_INFO, "schema.registry.basic.auth.user.info", BEARER_AUTH_CREDENTIALS_SOURCE,
-			BEARER_AUTH_TOKEN, AUTO_REGISTER_SCHEMAS, NORMALIZE_SCHEMAS, USE_LATEST_VERSION, SPECIFIC_AVRO_READER,
-			KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
-			SSL_TRUSTSTORE_TYPE, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEYSTORE_TYPE, SSL_KEY_PASSWORD,
-			SSL_ENDPOINT_IDENTIFICATION, CA_FILE, TIMEOUT_MS, MAX_RESPONSE_BYTES, CACHE_CAPACITY,
-			RETRIES, IGNORED_RULES, KEY_SCHEMA_ID_SERIALIZER, VALUE_SCHEMA_ID_SERIALIZER, MAX_MESSAGE_BYTES, KEY_TYPE, VALUE_TYPE, JSON_FAIL_INVALID_SCHEMA, JSON_FAIL_UNKNOWN_PROPERTIES,
-			JSON_KEY_TYPE, JSON_VALUE_TYPE, JSON_KEY_SCHEMA, JSON_VALUE_SCHEMA, SPECIFIC_PROTOBUF_KEY_TYPE,
-			SPECIFIC_PROTOBUF_VALUE_TYPE, DERIVE_TYPE);
-
-	// Known keys that Lockstep does not honour, and why ignoring them is harmless.
-	private static final Map<String, String> IGNORED_WITH_WARNING = Map.ofEntries(
-			Map.entry("max.schemas.per.subject", "the registry caches are bounded by " + CACHE_CAPACITY),
-			Map.entry("latest.compatibility.strict",
-					"use.latest.version requires the latest version to be the record's own schema"),
-			Map.entry("id.compatibility.strict", "ids are always checked against the reader schema"),
-			Map.entry("latest.cache.ttl.sec", "the latest version is read once, when the serializer prepares a subject"),
-			Map.entry("latest.cache.size", "the latest version is read once, when the serializer prepares a subject"),
-			Map.entry("avro.reflection.allow.null", "reflection-based records are not supported"),
-			Map.entry("schema.registry.ssl.protocol", "the JDK's default TLS protocols are used"),
-			Map.entry("json.schema.spec.version",
-					"Lockstep does not generate JSON schemas: a schema's draft is its $schema (draft 7 without)"),
-			Map.entry("json.oneof.for.nullables", "Lockstep does not generate JSON schemas"),
-			Map.entry("json.schema.scan.packages", "Lockstep does not generate JSON schemas"),
-			Map.entry("skip.known.types", "Protobuf's well-known types are never registered as references"));
-
-	// Known keys whose non-default values would change data, placement or security.
-	private static final Map<String, String> REFUSED_UNLESS_DEFAULT = new LinkedHashMap<>();
-
-	static {
-		REFUSED_UNLESS_DEFAULT.put("avro.use.logical.type.converters", "false");
-		REFUSED_UNLESS_DEFAULT.put("avro.remove.java.properties", "false");
-		REFUSED_UNLESS_DEFAULT.put("schema.reflection", "false");
-		REFUSED_UNLESS_DEFAULT.put("use.latest.with.metadata", "");
-		REFUSED_UNLESS_DEFAULT.put("use.schema.id", "-1");
-		REFUSED_UNLESS_DEFAULT.put("context.name.strategy", "");
-		REFUSED_UNLESS_DEFAULT.put("key.schema.id", "");
-		REFUSED_UNLESS_DEFAULT.put("value.schema.id", "");
-		REFUSED_UNLESS_DEFAULT.put("proxy.host", "");
-		REFUSED_UNLESS_DEFAULT.put("proxy.port", "-1");
-		REFUSED_UNLESS_DEFAULT.put("rule.executors", "");
-		REFUSED_UNLESS_DEFAULT.put("rule.actions", "");
-		REFUSED_UNLESS_DEFAULT.put("bearer.auth.logical.cluster", "");
-		REFUSED_UNLESS_DEFAULT.put("bearer.auth.identity.pool.id", "");
-		REFUSED_UNLESS_DEFAULT.put("json.write.dates.iso8601", "false");
-		REFUSED_UNLESS_DEFAULT.put("json.indent.output", "false");
-		REFUSED_UNLESS_DEFAULT.put("json.default.property.inclusion", "");
-		REFUSED_UNLESS_DEFAULT.put("reference.subject.name.strategy",
-				"io.confluent.kafka.serializers.subject.DefaultReferenceSubjectNameStrategy");
-		REFUSED_UNLESS_DEFAULT.put("reference.lookup.only", "false");
-		// Readers always read as Confluent's dual deserializer does: a header, else the prefix.
-		String ids = "io.confluent.kafka.serializers.schema.id.";
-		REFUSED_UNLESS_DEFAULT.put("key.schema.id.deserializer", ids + "DualSchemaIdDeserializer");
-		REFUSED_UNLESS_DEFAULT.put("value.schema.id.deserializer", ids + "DualSchemaIdDeserializer");
-
-	}
-
 	private final Map<String, ?> configs;
 
 	private final boolean isKey;
@@ -250,7 +177,7 @@ public final class RegistrySerdeConfig {
 	 */
 	public static RegistrySerdeConfig of(Map<String, ?> configs, boolean isKey) {
 		for (Map.Entry<String, ?> entry : configs.entrySet()) {
-			check(entry.getKey(), entry.getValue());
+			SerdeKeyPolicy.check(entry.getKey(), entry.getValue());
 		}
 		return new RegistrySerdeConfig(configs, isKey);
 	}
@@ -536,43 +463,6 @@ public final class RegistrySerdeConfig {
 		}
 	}
 
-	private static void check(String key, Object value) {
-		if (!inNamespace(key) || HONOURED.contains(key)) {
-			return;
-		}
-		String reason = IGNORED_WITH_WARNING.get(key);
-		if (reason != null) {
-			if (warned.add(key)) {
-				logger.warn("Ignoring schema registry key '{}': {}", key, reason);
-			}
-			return;
-		}
-		if (REFUSED_UNLESS_DEFAULT.containsKey(key)) {
-			String text = (value != null) ? value.toString().trim() : "";
-			if (text.isEmpty() || text.equalsIgnoreCase(REFUSED_UNLESS_DEFAULT.get(key))) {
-				return;
-			}
-			throw new ConfigException(key, secretSafe(key, value),
-					"Lockstep does not support this setting, and ignoring it would change data, placement or security");
-		}
-		throw new ConfigException("Unknown schema registry key '" + key + "'; did you mean '" + nearest(key) + "'?");
-	}
-
-	private static Object secretSafe(String key, Object value) {
-		return (key.contains("password") || key.contains("token") || key.contains("user.info")) ? "[hidden]" : value;
-	}
-
-	private static boolean inNamespace(String key) {
-		return NAMESPACE_PREFIXES.stream().anyMatch(key::startsWith);
-	}
-
-	static String nearest(String key) {
-		return Names.nearest(key, Stream
-			.concat(HONOURED.stream(),
-					Stream.concat(IGNORED_WITH_WARNING.keySet().stream(), REFUSED_UNLESS_DEFAULT.keySet().stream()))
-			.toList());
-	}
-
 	/**
 	 * Return whether a key belongs to the registry serdes' namespace (Confluent's serde
 	 * keys and Lockstep's own), where this class, not Kafka, decides what is valid.
@@ -580,7 +470,7 @@ public final class RegistrySerdeConfig {
 	 * @return whether the serdes check it
 	 */
 	public static boolean isSerdeKey(String key) {
-		return inNamespace(key);
+		return SerdeKeyPolicy.inNamespace(key);
 	}
 
 	private String string(String key, String defaultValue) {

@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,11 +32,9 @@ import dev.lockstep.registry.server.SchemaStore.Refusal;
  * on a 127.0.0.1 port only. With a data directory its schemas outlive the process (one
  * JSON file, rewritten after each change; the directory is locked against a second
  * process); without one they live in memory. It answers the endpoints Lockstep's client
- * and Confluent's serializers use, with the registry's status codes and error bodies:
- * {@code GET/PUT /config[/{subject}]}, {@code GET /schemas/ids/{id}}, {@code GET /subjects},
- * {@code GET /subjects/{subject}/versions[/{version}]}, {@code POST /subjects/{subject}}
- * (look-up) and {@code POST /subjects/{subject}/versions} (registration). A change is
- * answered only once it is in the file. Thread-safe.
+ * and Confluent's serializers use (configuration, schemas by id and GUID, subjects and
+ * their versions, look-up and registration), with the registry's status codes and error
+ * bodies. A change is answered only once it is in the file. Thread-safe.
  */
 public final class EmbeddedSchemaRegistry implements AutoCloseable {
 

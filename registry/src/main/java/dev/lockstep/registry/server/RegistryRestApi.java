@@ -22,8 +22,15 @@ import dev.lockstep.registry.server.SchemaStore.Version;
 
 /**
  * The Confluent registry's REST API over a {@link SchemaStore}: one request to the store
- * operation it asks for and that operation's JSON answer, under the store's lock. What the
- * store refuses comes out as its {@link Refusal} with the registry's status and error code.
+ * operation it asks for and that operation's JSON answer, under the store's monitor (which
+ * the registry's own operations and its close take too). The endpoints:
+ * {@code GET/PUT /config[/{subject}]}, {@code GET /schemas/ids/{id}},
+ * {@code GET /schemas/guids/{guid}}, {@code GET /subjects},
+ * {@code GET /subjects/{subject}/versions[/{version}]}, {@code POST /subjects/{subject}}
+ * (look-up) and {@code POST /subjects/{subject}/versions} (registration). What the store
+ * refuses, and a request that cannot be read (a body too large or not a JSON object, an
+ * unknown level, id or GUID), comes out as a {@link Refusal} with the registry's status
+ * and error code.
  */
 final class RegistryRestApi {
 
