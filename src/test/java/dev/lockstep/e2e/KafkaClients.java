@@ -20,6 +20,8 @@ enum KafkaClients {
 	/** Kafka 4.4 clients pinned on Spring Boot 4.1. */
 	KAFKA_44("4.4", "lockstep.sample-app.jar.4.4", "sample-app-kafka-4.4/target/lockstep-sample-app-kafka-4.4.jar");
 
+	private static final String EXTRACTED_PROPERTY = "lockstep.sample-app.extracted";
+
 	private final String line;
 
 	private final String jarProperty;
@@ -45,6 +47,14 @@ enum KafkaClients {
 					+ "; build it with ./mvnw -pl e2e -am package -DskipTests");
 		}
 		return jar;
+	}
+
+	/**
+	 * Where the build extracts this line's jar and trains its class-data-sharing archive
+	 * ({@link ExtractedSampleApp}).
+	 */
+	Path extractedDirectory() {
+		return Path.of(System.getProperty(EXTRACTED_PROPERTY, "target/extracted-sample-apps"), this.line);
 	}
 
 }

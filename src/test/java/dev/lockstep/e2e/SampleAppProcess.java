@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -50,9 +49,6 @@ final class SampleAppProcess {
 	static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
 			"-XX:TieredStopAtLevel=1");
 
-	// Extracted and trained once per client line and test JVM.
-	private static final Map<KafkaClients, ExtractedSampleApp> EXTRACTED = new ConcurrentHashMap<>();
-
 	private final Process process;
 
 	private final Path output;
@@ -76,13 +72,12 @@ final class SampleAppProcess {
 
 	/**
 	 * Start the sample app built on the given Kafka client line, extracted and on its
-	 * class-data-sharing archive as a deployment runs it ({@link ExtractedSampleApp}).
+	 * class-data-sharing archive as Spring Boot recommends running a service
+	 * ({@link ExtractedSampleApp}).
 	 */
 	static SampleAppProcess start(KafkaClients clients, Path workDir, Map<String, String> environment,
 			String... args) {
-		return start(EXTRACTED.computeIfAbsent(clients,
-				(line) -> ExtractedSampleApp.extract(line.jar(), java(), JVM_OPTIONS)).launch(), workDir, environment,
-				args);
+		return start(ExtractedSampleApp.of(clients).launch(), workDir, environment, args);
 	}
 
 	/**
