@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -69,14 +68,14 @@ final class ExtractedSampleApp {
 		delete(directory);
 		Files.createDirectories(directory);
 		ExtractedSampleApp app = new ExtractedSampleApp(directory, executableJar);
-		run(directory, "extract.log", List.of(SampleAppProcess.java(), "-Djarmode=tools", "-jar",
-				executableJar.toAbsolutePath().toString(), "extract", "--destination",
-				app.jar.getParent().toString()));
+		List<String> extraction = SampleAppProcess.jvm();
+		extraction.addAll(List.of("-Djarmode=tools", "-jar", executableJar.toAbsolutePath().toString(), "extract",
+				"--destination", app.jar.getParent().toString()));
+		run(directory, "extract.log", extraction);
 		// The archive serves the heap and collector settings it was trained with: the
 		// processes' own. The run stops at the refreshed context, before any worker starts,
 		// so it needs no broker; with topic creation off Spring Kafka's admin looks for none.
-		List<String> training = new ArrayList<>(List.of(SampleAppProcess.java()));
-		training.addAll(SampleAppProcess.JVM_OPTIONS);
+		List<String> training = SampleAppProcess.jvm();
 		training.addAll(List.of("-XX:ArchiveClassesAtExit=" + app.archive, "-Dspring.context.exit=onRefresh", "-jar",
 				app.jar.toString(), "--spring.kafka.bootstrap-servers=127.0.0.1:1",
 				"--spring.kafka.admin.auto-create=false", "--server.port=0", "--logging.level.root=WARN"));

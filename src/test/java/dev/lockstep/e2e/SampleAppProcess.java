@@ -42,11 +42,9 @@ final class SampleAppProcess {
 	// (seen: the kill storm's kills all landing after the input was done).
 	private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
-	/**
-	 * The options every sample process runs with: the C1 compiler alone, since each
-	 * process lives seconds to minutes and these tests check what is committed, not how fast.
-	 */
-	static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
+	// The C1 compiler alone: each process lives seconds to minutes, and these tests check
+	// what is committed, not how fast.
+	private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
 			"-XX:TieredStopAtLevel=1");
 
 	private final Process process;
@@ -91,8 +89,7 @@ final class SampleAppProcess {
 
 	private static SampleAppProcess start(List<String> launch, Path workDir, Map<String, String> environment,
 			String... args) {
-		List<String> command = new ArrayList<>(List.of(java()));
-		command.addAll(JVM_OPTIONS);
+		List<String> command = jvm();
 		command.addAll(launch);
 		command.addAll(List.of(args));
 		try {
@@ -111,9 +108,16 @@ final class SampleAppProcess {
 		}
 	}
 
-	/** The {@code java} launcher of this JVM's runtime, which the processes run on. */
-	static String java() {
-		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+	/**
+	 * Return the start of a sample process's command line: this JVM's runtime's
+	 * {@code java} launcher and the options every sample process runs with.
+	 * @return a new list, for the caller to go on with
+	 */
+	static List<String> jvm() {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+			.toString()));
+		command.addAll(JVM_OPTIONS);
+		return command;
 	}
 
 	int awaitExit(Duration timeout) throws InterruptedException {
