@@ -19,13 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
 
@@ -92,7 +87,7 @@ public final class RegistryClient {
 	// How often the registry has answered that it does not know an id or GUID (40403).
 	private final BoundedCache<SchemaId, AtomicInteger> unknownIdAnswers;
 
-	private final ConcurrentMap<Object, CompletableFuture<Object>> inFlight = new ConcurrentHashMap<>();
+	private final InFlightLoads inFlight = new InFlightLoads();
 
 	private final RegistryListener listener;
 
@@ -162,7 +157,7 @@ public final class RegistryClient {
 		if (cached != null) {
 			return cached;
 		}
-		return coalesced(key, () -> {
+		return this.inFlight.load(key, () -> {
 			long id = request("lookup", "POST", "/subjects/" + encode(subject) + this.normalize, schemaBody(schema),
 					RegistryMessages::schemaId);
 			this.idsBySchema.put(key, id);
@@ -205,7 +200,7 @@ public final class RegistryClient {
 		if (cached != null) {
 			return cached;
 		}
-		return coalesced(id, () -> {
+		return this.inFlight.load(id, () -> {
 			// Through the text cache, which one access of the parsed cache already counted.
 			RegistrySchema text = this.textsById.get(id);
 			RegistrySchema fetched = (text != null) ? text : fetchText(id);
@@ -243,7 +238,7 @@ public final class RegistryClient {
 		if (cached != null) {
 			return cached;
 		}
-		return coalesced(schemaId, () -> {
+		return this.inFlight.load(schemaId, () -> {
 			RegistrySchema schema = fetch("schema-by-guid", "/schemas/guids/" + schemaId.guid(), schemaId);
 			this.textsByGuid.put(schemaId.guid(), schema);
 			return schema;
@@ -264,7 +259,7 @@ public final class RegistryClient {
 		if (cached != null) {
 			return cached;
 		}
-		return coalesced(new Serialized(schemaId), () -> {
+		return this.inFlight.load(new Serialized(schemaId), () -> {
 			RegistrySchema schema = schemaId.isGuid()
 					? fetch("schema-by-guid", "/schemas/guids/" + schemaId.guid() + "?format=serialized", schemaId)
 					: fetch("schema-by-id", "/schemas/ids/" + schemaId.id() + "?format=serialized", schemaId);
@@ -313,7 +308,7 @@ public final class RegistryClient {
 	}
 
 	private ById fetchById(long id) {
-		return coalesced(new SchemaText(id), () -> {
+		return this.inFlight.load(new SchemaText(id), () -> {
 			ById fetched = fetch("schema-by-id", "/schemas/ids/" + id, SchemaId.of(id),
 					(response) -> new ById(RegistryMessages.schemaText(response), RegistryMessages.guid(response)));
 			this.textsById.put(id, fetched.schema());
@@ -386,7 +381,7 @@ public final class RegistryClient {
 		if (cached != null) {
 			return cached;
 		}
-		return coalesced(key, () -> {
+		return this.inFlight.load(key, () -> {
 			RegistrySchema schema;
 			try {
 				schema = request("reference", "GET", "/subjects/" + encode(reference.subject()) + "/versions/"
@@ -576,40 +571,6 @@ public final class RegistryClient {
 		}
 		finally {
 			this.listener.request(operation, outcome, Duration.ofNanos(System.nanoTime() - started));
-		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private <T> T coalesced(Object key, Supplier<T> loader) {
-		CompletableFuture<Object> mine = new CompletableFuture<>();
-		CompletableFuture<Object> running = this.inFlight.putIfAbsent(key, mine);
-		if (running != null) {
-			try {
-				return (T) running.join();
-			}
-			catch (CompletionException ex) {
-				// Each waiter gets its own exception, of the same kind as the loader's.
-				if (ex.getCause() instanceof UnsupportedSchemaException failure) {
-					throw new UnsupportedSchemaException(failure.getMessage(), failure);
-				}
-				if (ex.getCause() instanceof RegistryException failure) {
-					throw new RegistryException(failure.getMessage(), failure.statusCode(), failure.errorCode(),
-							failure.isRetryable(), failure);
-				}
-				throw ex;
-			}
-		}
-		try {
-			T value = loader.get();
-			mine.complete(value);
-			return value;
-		}
-		catch (RuntimeException ex) {
-			mine.completeExceptionally(ex);
-			throw ex;
-		}
-		finally {
-			this.inFlight.remove(key, mine);
 		}
 	}
 

@@ -1,0 +1,166 @@
+package dev.lockstep.registry;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+class InFlightLoadsTests {
+
+	private static final int WAITERS = 4;
+
+	private final InFlightLoads loads = new InFlightLoads();
+
+	private final ExecutorService threads = Executors.newFixedThreadPool(WAITERS + 1);
+
+	private final List<Thread> waiting = new ArrayList<>();
+
+	private final CountDownLatch started = new CountDownLatch(1);
+
+	private final CountDownLatch release = new CountDownLatch(1);
+
+	private final AtomicInteger loaderRuns = new AtomicInteger();
+
+	@AfterEach
+	void stopThreads() {
+		this.release.countDown();
+		this.threads.shutdownNow();
+	}
+
+	@Test
+	void callersOfAKeyInFlightWaitForItsLoadInsteadOfRunningTheirOwn() throws Exception {
+		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> "schema 42")));
+		List<Future<String>> others = waitersOn(42L, () -> "a second load");
+		this.release.countDown();
+		assertThat(first.get()).isEqualTo("schema 42");
+		for (Future<String> other : others) {
+			assertThat(other.get()).isEqualTo("schema 42");
+		}
+		assertThat(this.loaderRuns).hasValue(1);
+	}
+
+	@Test
+	void aKeyNotInFlightIsLoadedByItsCallerEvenWhileAnotherKeyIs() throws Exception {
+		Future<String> held = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> "schema 42")));
+		this.started.await();
+		assertThat(this.loads.load(43L, () -> "schema 43")).isEqualTo("schema 43");
+		assertThat(held).isNotDone();
+		this.release.countDown();
+		assertThat(held.get()).isEqualTo("schema 42");
+	}
+
+	@Test
+	void eachWaiterGetsItsOwnRegistryExceptionOfTheLoadsKind() throws Exception {
+		RegistryException failure = new RegistryException("registry unavailable", 503, 50301, true, null);
+		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
+			throw failure;
+		})));
+		List<Future<String>> others = waitersOn(42L, () -> "a second load");
+		this.release.countDown();
+		assertThat(catchThrowableOfType(RegistryException.class, () -> unwrap(first))).isSameAs(failure);
+		for (Future<String> other : others) {
+			RegistryException copy = catchThrowableOfType(RegistryException.class, () -> unwrap(other));
+			assertThat(copy).isNotSameAs(failure).hasMessage("registry unavailable").hasCause(failure);
+			assertThat(copy.statusCode()).isEqualTo(503);
+			assertThat(copy.errorCode()).isEqualTo(50301);
+			assertThat(copy.isRetryable()).isTrue();
+		}
+		assertThat(this.loaderRuns).hasValue(1);
+	}
+
+	@Test
+	void eachWaiterGetsItsOwnUnsupportedSchemaException() throws Exception {
+		UnsupportedSchemaException failure = new UnsupportedSchemaException("not an Avro schema", null);
+		this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
+			throw failure;
+		})));
+		List<Future<String>> others = waitersOn(42L, () -> "a second load");
+		this.release.countDown();
+		for (Future<String> other : others) {
+			assertThat(catchThrowableOfType(UnsupportedSchemaException.class, () -> unwrap(other)))
+				.isNotSameAs(failure)
+				.hasMessage("not an Avro schema")
+				.hasCause(failure);
+		}
+	}
+
+	@Test
+	void aLoadThatEndedIsNotKeptSoTheNextCallerLoadsAgain() {
+		assertThat(this.loads.load(42L, () -> "first")).isEqualTo("first");
+		assertThat(this.loads.load(42L, () -> "second")).isEqualTo("second");
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> this.loads.load(42L, () -> {
+				throw new IllegalStateException("failed");
+			}));
+		assertThat(this.loads.load(42L, () -> "after the failure")).isEqualTo("after the failure");
+	}
+
+	// A load that says it has started and ends only when the test releases it.
+	private <T> Supplier<T> heldLoad(Supplier<T> result) {
+		return () -> {
+			this.loaderRuns.incrementAndGet();
+			this.started.countDown();
+			try {
+				this.release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+			return result.get();
+		};
+	}
+
+	// Callers of the key once its load has started, each returned once it waits on that load.
+	private List<Future<String>> waitersOn(Object key, Supplier<String> ownLoad) throws InterruptedException {
+		this.started.await();
+		List<Future<String>> futures = new ArrayList<>();
+		for (int i = 0; i < WAITERS; i++) {
+			futures.add(this.threads.submit(() -> {
+				synchronized (this.waiting) {
+					this.waiting.add(Thread.currentThread());
+				}
+				return this.loads.load(key, () -> {
+					this.loaderRuns.incrementAndGet();
+					return ownLoad.get();
+				});
+			}));
+		}
+		await().until(() -> {
+			synchronized (this.waiting) {
+				return this.waiting.size() == WAITERS && this.waiting.stream().allMatch(InFlightLoadsTests::waitsOnALoad);
+			}
+		});
+		return futures;
+	}
+
+	private static boolean waitsOnALoad(Thread thread) {
+		return thread.getState() == Thread.State.WAITING && Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().equals(CompletableFuture.class.getName()));
+	}
+
+	private static <T> T unwrap(Future<T> future) throws Throwable {
+		try {
+			return future.get();
+		}
+		catch (ExecutionException ex) {
+			throw ex.getCause();
+		}
+	}
+
+}
