@@ -23,9 +23,10 @@ final class InFlightLoads {
 	 * @param key what is loaded, such as a schema id
 	 * @param loader the load, run only when no other is in flight for the key
 	 * @return the value
-	 * @throws RuntimeException the load's failure; a waiter gets its own copy of a
-	 * {@link RegistryException} or an {@link UnsupportedSchemaException}, with this
-	 * caller's stack
+	 * @throws RuntimeException the load's failure: to the caller that ran the load, as the
+	 * loader threw it; to a waiter, its own copy of a {@link RegistryException} or an
+	 * {@link UnsupportedSchemaException} (a subclass copied as that type), any other failure
+	 * wrapped in a {@link CompletionException}
 	 */
 	@SuppressWarnings("unchecked")
 	<T> T load(Object key, Supplier<T> loader) {
@@ -44,7 +45,8 @@ final class InFlightLoads {
 			mine.complete(value);
 			return value;
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | Error ex) {
+			// An Error too: waiters already joined would otherwise wait forever.
 			mine.completeExceptionally(ex);
 			throw ex;
 		}
@@ -53,7 +55,7 @@ final class InFlightLoads {
 		}
 	}
 
-	// Each waiter gets its own exception, of the same kind as the loader's.
+	// Each waiter gets its own exception of the registry's kinds, with its own stack.
 	private static RuntimeException copyFor(CompletionException ex) {
 		if (ex.getCause() instanceof UnsupportedSchemaException failure) {
 			return new UnsupportedSchemaException(failure.getMessage(), failure);

@@ -1,14 +1,17 @@
 package dev.lockstep.registry;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -17,12 +20,15 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 class InFlightLoadsTests {
 
 	private static final int WAITERS = 4;
+
+	private static final Duration WAIT = Duration.ofSeconds(10);
 
 	private final InFlightLoads loads = new InFlightLoads();
 
@@ -47,9 +53,9 @@ class InFlightLoadsTests {
 		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> "schema 42")));
 		List<Future<String>> others = waitersOn(42L, () -> "a second load");
 		this.release.countDown();
-		assertThat(first.get()).isEqualTo("schema 42");
+		assertThat(result(first)).isEqualTo("schema 42");
 		for (Future<String> other : others) {
-			assertThat(other.get()).isEqualTo("schema 42");
+			assertThat(result(other)).isEqualTo("schema 42");
 		}
 		assertThat(this.loaderRuns).hasValue(1);
 	}
@@ -58,10 +64,10 @@ class InFlightLoadsTests {
 	void aKeyNotInFlightIsLoadedByItsCallerEvenWhileAnotherKeyIs() throws Exception {
 		Future<String> held = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> "schema 42")));
 		this.started.await();
-		assertThat(this.loads.load(43L, () -> "schema 43")).isEqualTo("schema 43");
-		assertThat(held).isNotDone();
+		Future<String> other = this.threads.submit(() -> this.loads.load(43L, () -> "schema 43"));
+		assertThat(result(other)).isEqualTo("schema 43");
 		this.release.countDown();
-		assertThat(held.get()).isEqualTo("schema 42");
+		assertThat(result(held)).isEqualTo("schema 42");
 	}
 
 	@Test
@@ -75,7 +81,8 @@ class InFlightLoadsTests {
 		assertThat(catchThrowableOfType(RegistryException.class, () -> unwrap(first))).isSameAs(failure);
 		for (Future<String> other : others) {
 			RegistryException copy = catchThrowableOfType(RegistryException.class, () -> unwrap(other));
-			assertThat(copy).isNotSameAs(failure).hasMessage("registry unavailable").hasCause(failure);
+			assertThat(copy).isNotSameAs(failure).hasMessage("registry unavailable");
+			assertThat(copy.getCause()).isSameAs(failure);
 			assertThat(copy.statusCode()).isEqualTo(503);
 			assertThat(copy.errorCode()).isEqualTo(50301);
 			assertThat(copy.isRetryable()).isTrue();
@@ -86,17 +93,36 @@ class InFlightLoadsTests {
 	@Test
 	void eachWaiterGetsItsOwnUnsupportedSchemaException() throws Exception {
 		UnsupportedSchemaException failure = new UnsupportedSchemaException("not an Avro schema", null);
-		this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
+		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
 			throw failure;
 		})));
 		List<Future<String>> others = waitersOn(42L, () -> "a second load");
 		this.release.countDown();
+		assertThat(catchThrowableOfType(UnsupportedSchemaException.class, () -> unwrap(first))).isSameAs(failure);
 		for (Future<String> other : others) {
-			assertThat(catchThrowableOfType(UnsupportedSchemaException.class, () -> unwrap(other)))
-				.isNotSameAs(failure)
-				.hasMessage("not an Avro schema")
-				.hasCause(failure);
+			UnsupportedSchemaException copy = catchThrowableOfType(UnsupportedSchemaException.class,
+					() -> unwrap(other));
+			assertThat(copy).isNotSameAs(failure).hasMessage("not an Avro schema");
+			assertThat(copy.getCause()).isSameAs(failure);
 		}
+		assertThat(this.loaderRuns).hasValue(1);
+	}
+
+	@Test
+	void waitersAreReleasedWhenTheLoadEndsInAnError() throws Exception {
+		StackOverflowError failure = new StackOverflowError("a schema nested too deep");
+		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
+			throw failure;
+		})));
+		List<Future<String>> others = waitersOn(42L, () -> "a second load");
+		this.release.countDown();
+		assertThat(catchThrowableOfType(StackOverflowError.class, () -> unwrap(first))).isSameAs(failure);
+		for (Future<String> other : others) {
+			assertThat(catchThrowable(() -> unwrap(other))).isInstanceOf(CompletionException.class)
+				.cause()
+				.isSameAs(failure);
+		}
+		assertThat(this.loaderRuns).hasValue(1);
 	}
 
 	@Test
@@ -154,9 +180,14 @@ class InFlightLoadsTests {
 			.anyMatch((frame) -> frame.getClassName().equals(CompletableFuture.class.getName()));
 	}
 
+	private static <T> T result(Future<T> future) throws Exception {
+		return future.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	// The call's own exception, or a TimeoutException if it never ends.
 	private static <T> T unwrap(Future<T> future) throws Throwable {
 		try {
-			return future.get();
+			return result(future);
 		}
 		catch (ExecutionException ex) {
 			throw ex.getCause();
