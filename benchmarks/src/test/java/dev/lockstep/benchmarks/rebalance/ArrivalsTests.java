@@ -29,6 +29,8 @@ class ArrivalsTests {
 		this.arrivals.add(0, 1390, 1400);
 		this.arrivals.add(0, 2090, 2100);
 		assertThat(this.arrivals.longestGap(1000, 2000, 1)).isEqualTo(600);
+		// Counted from the first moment, not from the output at 990.
+		assertThat(this.arrivals.longestGap(1000, 1400, 1)).isEqualTo(400);
 	}
 
 	@Test
