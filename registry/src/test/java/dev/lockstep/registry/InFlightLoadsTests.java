@@ -73,13 +73,7 @@ class InFlightLoadsTests {
 	@Test
 	void eachWaiterGetsItsOwnRegistryExceptionOfTheLoadsKind() throws Exception {
 		RegistryException failure = new RegistryException("registry unavailable", 503, 50301, true, null);
-		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
-			throw failure;
-		})));
-		List<Future<String>> others = waitersOn(42L, () -> "a second load");
-		this.release.countDown();
-		assertThat(catchThrowableOfType(RegistryException.class, () -> unwrap(first))).isSameAs(failure);
-		for (Future<String> other : others) {
+		for (Future<String> other : waitersOnAFailedLoad(failure)) {
 			RegistryException copy = catchThrowableOfType(RegistryException.class, () -> unwrap(other));
 			assertThat(copy).isNotSameAs(failure).hasMessage("registry unavailable");
 			assertThat(copy.getCause()).isSameAs(failure);
@@ -93,13 +87,7 @@ class InFlightLoadsTests {
 	@Test
 	void eachWaiterGetsItsOwnUnsupportedSchemaException() throws Exception {
 		UnsupportedSchemaException failure = new UnsupportedSchemaException("not an Avro schema", null);
-		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
-			throw failure;
-		})));
-		List<Future<String>> others = waitersOn(42L, () -> "a second load");
-		this.release.countDown();
-		assertThat(catchThrowableOfType(UnsupportedSchemaException.class, () -> unwrap(first))).isSameAs(failure);
-		for (Future<String> other : others) {
+		for (Future<String> other : waitersOnAFailedLoad(failure)) {
 			UnsupportedSchemaException copy = catchThrowableOfType(UnsupportedSchemaException.class,
 					() -> unwrap(other));
 			assertThat(copy).isNotSameAs(failure).hasMessage("not an Avro schema");
@@ -111,13 +99,7 @@ class InFlightLoadsTests {
 	@Test
 	void waitersAreReleasedWhenTheLoadEndsInAnError() throws Exception {
 		StackOverflowError failure = new StackOverflowError("a schema nested too deep");
-		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
-			throw failure;
-		})));
-		List<Future<String>> others = waitersOn(42L, () -> "a second load");
-		this.release.countDown();
-		assertThat(catchThrowableOfType(StackOverflowError.class, () -> unwrap(first))).isSameAs(failure);
-		for (Future<String> other : others) {
+		for (Future<String> other : waitersOnAFailedLoad(failure)) {
 			assertThat(catchThrowable(() -> unwrap(other))).isInstanceOf(CompletionException.class)
 				.cause()
 				.isSameAs(failure);
@@ -150,6 +132,20 @@ class InFlightLoadsTests {
 			}
 			return result.get();
 		};
+	}
+
+	// The callers that waited on a load that failed, once its own caller got the failure as thrown.
+	private List<Future<String>> waitersOnAFailedLoad(Throwable failure) throws Exception {
+		Future<String> first = this.threads.submit(() -> this.loads.load(42L, heldLoad(() -> {
+			if (failure instanceof Error error) {
+				throw error;
+			}
+			throw (RuntimeException) failure;
+		})));
+		List<Future<String>> others = waitersOn(42L, () -> "a second load");
+		this.release.countDown();
+		assertThat(catchThrowable(() -> unwrap(first))).isSameAs(failure);
+		return others;
 	}
 
 	// Callers of the key once its load has started, each returned once it waits on that load.
