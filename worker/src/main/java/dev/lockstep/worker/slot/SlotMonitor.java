@@ -92,9 +92,10 @@ public final class SlotMonitor {
 	 */
 	public void blocked(SlotState.BlockedRecord record) {
 		this.blockedAt = record;
-		this.status = WorkerStatus.BLOCKED;
+		// The reason first: whoever sees the status finds why in the recent errors.
 		error("BLOCKED at " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": "
 				+ record.reason());
+		this.status = WorkerStatus.BLOCKED;
 	}
 
 	void committed(int records) {
@@ -114,8 +115,8 @@ public final class SlotMonitor {
 	void failed() {
 		this.consecutiveFailures++;
 		if (this.consecutiveFailures >= this.stallAfter && this.status == WorkerStatus.RUNNING) {
-			this.status = WorkerStatus.STALLED;
 			error("STALLED: " + this.consecutiveFailures + " failed transactions in a row without a commit");
+			this.status = WorkerStatus.STALLED;
 		}
 	}
 
