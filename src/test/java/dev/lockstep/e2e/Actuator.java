@@ -1,9 +1,6 @@
 package dev.lockstep.e2e;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +16,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.lockstep.kraft.FreePorts;
 
 /**
  * A sample worker process's actuator endpoints over HTTP on 127.0.0.1, read the way a
@@ -41,12 +39,7 @@ final class Actuator {
 
 	/** An actuator on a free port; pass {@link #args(String)} to the worker. */
 	static Actuator onFreePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return new Actuator(socket.getLocalPort());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return new Actuator(FreePorts.next());
 	}
 
 	/**
