@@ -1,17 +1,12 @@
 package dev.lockstep.kraft;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -20,29 +15,28 @@ import java.util.concurrent.ThreadLocalRandom;
  * the controller port before the node starts (it is part of the quorum voters), and a
  * restarted broker binds its old ports again.
  * <p>
- * Two things could take such a port in between, and neither does: the kernel hands its
- * ephemeral range to binds on port 0 and to outgoing connections, so ports come from
- * below that range; and another JVM on this machine choosing ports the same way skips
- * those this JVM holds, each held through a lock on a file under the temporary
- * directory until this JVM exits.
+ * Ports come from below the kernel's ephemeral range, which it hands to binds on port 0
+ * and to outgoing connections, so neither takes one in between. Another JVM of the same
+ * user choosing ports here skips those this JVM holds: each is held through an
+ * {@link InterProcessLock} on a file in {@code ${java.io.tmpdir}/lockstep-ports-<user>}
+ * until this JVM exits. Where that directory cannot be written, ports are not held (a
+ * warning says so); where the range leaves no room below it, the kernel chooses.
  */
 public final class FreePorts {
 
+	private static final System.Logger logger = System.getLogger(FreePorts.class.getName());
+
+	// Above the ports services are commonly set to listen on (8080, 9092 and the like).
 	private static final int LOWEST = 10_000;
-
-	// Linux's default; other systems start theirs higher (49152).
-	private static final int DEFAULT_FIRST_EPHEMERAL = 32_768;
-
-	private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
-
-	private static final Path LOCKS = Path.of(System.getProperty("java.io.tmpdir"),
-			"lockstep-ports-" + System.getProperty("user.name"));
 
 	private static final int ATTEMPTS = 1_000;
 
-	// Every port this JVM has tried, with its lock (null where none could be had): a lock
-	// whose channel became unreachable would be released.
-	private static final Map<Integer, FileLock> held = new HashMap<>();
+	private static final int FIRST_EPHEMERAL = firstEphemeralPort();
+
+	private static final Path LOCKS = lockDirectory();
+
+	// Every port this JVM holds, with its lock (kept reachable: a collected one is released).
+	private static final Map<Integer, InterProcessLock> held = new HashMap<>();
 
 	private FreePorts() {
 	}
@@ -53,81 +47,89 @@ public final class FreePorts {
 	 * @return the port
 	 */
 	public static synchronized int next() {
-		int end = firstEphemeralPort();
+		IOException lastFailure = null;
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-			int port = (end - LOWEST >= ATTEMPTS) ? ThreadLocalRandom.current().nextInt(LOWEST, end) : kernelsChoice();
-			if (!held.containsKey(port) && hold(port) && isFree(port)) {
-				return port;
+			try {
+				int port = candidate();
+				if (!held.containsKey(port) && hold(port)) {
+					if (isFree(port)) {
+						return port;
+					}
+					release(port);
+				}
+			}
+			catch (IOException ex) {
+				lastFailure = ex;
 			}
 		}
-		throw new IllegalStateException("Could not find a free loopback port in " + ATTEMPTS + " attempts");
+		throw new IllegalStateException("Could not find a free loopback port in " + ATTEMPTS + " attempts",
+				lastFailure);
 	}
 
-	// Whether this JVM may hand the port out: it now holds the port's lock (kept, even when
-	// the port turns out to be in use, so that it is not tried again), or no lock can be
-	// had here at all (a read-only temporary directory: nothing is shared to respect).
-	private static boolean hold(int port) {
-		FileChannel channel = null;
-		try {
-			Files.createDirectories(LOCKS);
-			channel = FileChannel.open(LOCKS.resolve(port + ".lock"), StandardOpenOption.CREATE,
-					StandardOpenOption.WRITE);
-			FileLock lock = channel.tryLock();
-			if (lock == null) {
-				channel.close();
-				return false;
-			}
-			held.put(port, lock);
-			return true;
+	private static int candidate() throws IOException {
+		if (FIRST_EPHEMERAL > LOWEST) {
+			return ThreadLocalRandom.current().nextInt(LOWEST, FIRST_EPHEMERAL);
 		}
-		catch (OverlappingFileLockException ex) {
-			close(channel);
-			return false;
-		}
-		catch (IOException ex) {
-			close(channel);
-			held.put(port, null);
-			return true;
-		}
-	}
-
-	private static void close(FileChannel channel) {
-		try {
-			if (channel != null) {
-				channel.close();
-			}
-		}
-		catch (IOException ex) {
-			// Nothing was held through it.
-		}
-	}
-
-	private static boolean isFree(int port) {
-		try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
-	}
-
-	private static int kernelsChoice() {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not find a free loopback port", ex);
+	}
+
+	// Whether this JVM now holds the port (without a lock where none can be had).
+	private static boolean hold(int port) throws IOException {
+		InterProcessLock lock = null;
+		if (LOCKS != null) {
+			lock = InterProcessLock.tryLock(LOCKS.resolve(port + ".lock"));
+			if (lock == null) {
+				return false;
+			}
+		}
+		held.put(port, lock);
+		return true;
+	}
+
+	private static void release(int port) {
+		InterProcessLock lock = held.remove(port);
+		if (lock != null) {
+			lock.close();
+		}
+	}
+
+	private static boolean isFree(int port) throws IOException {
+		try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+			return true;
+		}
+		catch (BindException ex) {
+			return false;
 		}
 	}
 
 	private static int firstEphemeralPort() {
 		try {
-			List<String> lines = Files.readAllLines(EPHEMERAL_RANGE);
-			return Integer.parseInt(lines.get(0).trim().split("\\s+")[0]);
+			String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0);
+			return Integer.parseInt(range.trim().split("\\s+")[0]);
 		}
 		catch (IOException | RuntimeException ex) {
-			return DEFAULT_FIRST_EPHEMERAL;
+			// Linux's default; macOS and Windows start theirs higher (49152).
+			return 32_768;
 		}
+	}
+
+	private static Path lockDirectory() {
+		Path directory = Path.of(System.getProperty("java.io.tmpdir"),
+				"lockstep-ports-" + System.getProperty("user.name"));
+		try {
+			Files.createDirectories(directory);
+			if (Files.isWritable(directory)) {
+				return directory;
+			}
+		}
+		catch (IOException ex) {
+			// Told below.
+		}
+		logger.log(System.Logger.Level.WARNING, () -> "Cannot write to " + directory
+				+ ": ports chosen for listeners are not held against other JVMs");
+		return null;
 	}
 
 }

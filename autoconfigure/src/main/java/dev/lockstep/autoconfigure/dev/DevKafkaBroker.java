@@ -2,16 +2,13 @@ package dev.lockstep.autoconfigure.dev;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import dev.lockstep.kraft.InterProcessLock;
 import dev.lockstep.kraft.KRaftNode;
 import dev.lockstep.kraft.KRaftNodeConfig;
 import dev.lockstep.kraft.KafkaExitProcedure;
@@ -34,16 +31,13 @@ public final class DevKafkaBroker implements AutoCloseable {
 
 	private final boolean temporary;
 
-	private final FileChannel lockChannel;
-
-	private final FileLock lock;
+	private final InterProcessLock lock;
 
 	private final KRaftNode node;
 
-	private DevKafkaBroker(Path dataDir, boolean temporary, FileChannel lockChannel, FileLock lock, KRaftNode node) {
+	private DevKafkaBroker(Path dataDir, boolean temporary, InterProcessLock lock, KRaftNode node) {
 		this.dataDir = dataDir;
 		this.temporary = temporary;
-		this.lockChannel = lockChannel;
 		this.lock = lock;
 		this.node = node;
 	}
@@ -57,12 +51,10 @@ public final class DevKafkaBroker implements AutoCloseable {
 	 */
 	public static DevKafkaBroker start(Path dataDir, boolean temporary) {
 		Path directory = dataDir.toAbsolutePath().normalize();
-		FileChannel channel = null;
+		InterProcessLock lock = null;
 		try {
 			Files.createDirectories(directory);
-			channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-					StandardOpenOption.WRITE);
-			FileLock lock = tryLock(channel);
+			lock = InterProcessLock.tryLock(directory.resolve(LOCK_FILE));
 			if (lock == null) {
 				throw new IllegalStateException("The development broker's data directory " + directory
 						+ " is in use by another process. Stop that process, or set "
@@ -73,24 +65,21 @@ public final class DevKafkaBroker implements AutoCloseable {
 			KRaftNode node = KRaftNode.start(KRaftNodeConfig.newCluster(1, directory, Map.of()).get(0));
 			logger.info(() -> "Development Kafka broker on " + node.config().bootstrapServer() + ", data in "
 					+ directory);
-			return new DevKafkaBroker(directory, temporary, channel, lock, node);
+			return new DevKafkaBroker(directory, temporary, lock, node);
 		}
 		catch (IOException ex) {
-			closeQuietly(channel);
+			release(lock);
 			throw new UncheckedIOException("Could not start the development broker in " + directory, ex);
 		}
 		catch (RuntimeException ex) {
-			closeQuietly(channel);
+			release(lock);
 			throw ex;
 		}
 	}
 
-	private static FileLock tryLock(FileChannel channel) throws IOException {
-		try {
-			return channel.tryLock();
-		}
-		catch (OverlappingFileLockException ex) {
-			return null;
+	private static void release(InterProcessLock lock) {
+		if (lock != null) {
+			lock.close();
 		}
 	}
 
@@ -116,26 +105,9 @@ public final class DevKafkaBroker implements AutoCloseable {
 			this.node.close();
 		}
 		finally {
-			try {
-				this.lock.release();
-			}
-			catch (IOException ex) {
-				// The channel close below releases it too.
-			}
-			closeQuietly(this.lockChannel);
+			this.lock.close();
 			if (this.temporary) {
 				deleteRecursively(this.dataDir);
-			}
-		}
-	}
-
-	private static void closeQuietly(FileChannel channel) {
-		if (channel != null) {
-			try {
-				channel.close();
-			}
-			catch (IOException ex) {
-				// Nothing left to do.
 			}
 		}
 	}

@@ -27,7 +27,7 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 	}
 
 	/**
-	 * Start a single-node broker on ephemeral 127.0.0.1 ports.
+	 * Start a single-node broker on free 127.0.0.1 ports.
 	 * @return the running broker
 	 */
 	public static InJvmKafkaBroker start() {
@@ -35,7 +35,7 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 	}
 
 	/**
-	 * Start a single-node broker on ephemeral 127.0.0.1 ports.
+	 * Start a single-node broker on free 127.0.0.1 ports.
 	 * @param overrides broker properties that win over the test defaults
 	 * @return the running broker
 	 */
@@ -44,7 +44,7 @@ public final class InJvmKafkaBroker implements KafkaBroker {
 	}
 
 	/**
-	 * Start a single-node broker on ephemeral 127.0.0.1 ports.
+	 * Start a single-node broker on free 127.0.0.1 ports.
 	 * @param spec the features and broker properties (JVM options do not apply here)
 	 * @return the running broker
 	 * @throws IllegalArgumentException when the spec names a release other than the one

@@ -51,7 +51,7 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 
 	/**
 	 * Start a single-node broker process of the release on this JVM's class path on
-	 * ephemeral 127.0.0.1 ports.
+	 * free 127.0.0.1 ports.
 	 * @return the running broker process
 	 */
 	public static KafkaBrokerProcess start() {
@@ -59,7 +59,7 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 	}
 
 	/**
-	 * Start a single-node broker process on ephemeral 127.0.0.1 ports.
+	 * Start a single-node broker process on free 127.0.0.1 ports.
 	 * @param overrides broker properties that win over the test defaults
 	 * @param jvmOptions options of the broker's JVM, such as its heap size
 	 * @return the running broker process
@@ -69,7 +69,7 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 	}
 
 	/**
-	 * Start a single-node broker process on ephemeral 127.0.0.1 ports.
+	 * Start a single-node broker process on free 127.0.0.1 ports.
 	 * @param spec the release, features, broker properties and JVM options
 	 * @return the running broker process
 	 */

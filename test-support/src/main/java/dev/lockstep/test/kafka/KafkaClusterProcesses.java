@@ -25,7 +25,7 @@ public final class KafkaClusterProcesses implements KafkaBroker {
 	}
 
 	/**
-	 * Start a three-node cluster on ephemeral 127.0.0.1 ports and wait until every node
+	 * Start a three-node cluster on free 127.0.0.1 ports and wait until every node
 	 * serves requests.
 	 * @return the running cluster
 	 */

@@ -89,7 +89,7 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 
 	/**
 	 * Start a secured single-node broker of the release on this JVM's class path on
-	 * ephemeral 127.0.0.1 ports.
+	 * free 127.0.0.1 ports.
 	 * @return the running broker
 	 */
 	public static SecuredKafkaBroker start() {
@@ -97,7 +97,7 @@ public final class SecuredKafkaBroker implements KafkaBroker {
 	}
 
 	/**
-	 * Start a secured single-node broker on ephemeral 127.0.0.1 ports.
+	 * Start a secured single-node broker on free 127.0.0.1 ports.
 	 * @param overrides broker properties that win over the test defaults and the security
 	 * settings
 	 * @return the running broker

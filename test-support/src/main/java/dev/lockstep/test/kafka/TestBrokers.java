@@ -18,8 +18,8 @@ import java.util.function.Function;
  * The system properties {@value KafkaBrokerSpec#VERSION_PROPERTY} (a release, such as
  * {@code 3.9}) and {@value KafkaBrokerSpec#FEATURES_PROPERTY} (feature levels, such as
  * {@code transaction.version=1}) choose what the started broker runs. Every broker
- * started here listens on 127.0.0.1 only, on ephemeral ports, and is configured so that
- * transactions work on a single node.
+ * started here listens on 127.0.0.1 only, on ports from {@code FreePorts}, and is
+ * configured so that transactions work on a single node.
  */
 public final class TestBrokers {
 
