@@ -1,7 +1,6 @@
 package dev.lockstep.kraft;
 
 import java.io.IOException;
-import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -20,14 +19,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * user choosing ports here skips those this JVM holds: each is held through an
  * {@link InterProcessLock} on a file in {@code ${java.io.tmpdir}/lockstep-ports-<user>}
  * until this JVM exits. Where that directory cannot be written, ports are not held (a
- * warning says so); where the range leaves no room below it, the kernel chooses.
+ * warning says so); where the range leaves fewer than 1,000 ports below it, the kernel
+ * chooses.
  */
 public final class FreePorts {
 
+	// Before LOCKS, whose initialiser may warn.
 	private static final System.Logger logger = System.getLogger(FreePorts.class.getName());
 
 	// Above the ports services are commonly set to listen on (8080, 9092 and the like).
 	private static final int LOWEST = 10_000;
+
+	// With fewer ports than this below the ephemeral range, the kernel chooses.
+	private static final int SMALLEST_RANGE = 1_000;
 
 	private static final int ATTEMPTS = 1_000;
 
@@ -67,7 +71,7 @@ public final class FreePorts {
 	}
 
 	private static int candidate() throws IOException {
-		if (FIRST_EPHEMERAL > LOWEST) {
+		if (FIRST_EPHEMERAL - LOWEST >= SMALLEST_RANGE) {
 			return ThreadLocalRandom.current().nextInt(LOWEST, FIRST_EPHEMERAL);
 		}
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -79,6 +83,8 @@ public final class FreePorts {
 	private static boolean hold(int port) throws IOException {
 		InterProcessLock lock = null;
 		if (LOCKS != null) {
+			// Made again should a cleaner of the temporary directory have removed it.
+			Files.createDirectories(LOCKS);
 			lock = InterProcessLock.tryLock(LOCKS.resolve(port + ".lock"));
 			if (lock == null) {
 				return false;
@@ -95,11 +101,11 @@ public final class FreePorts {
 		}
 	}
 
-	private static boolean isFree(int port) throws IOException {
+	private static boolean isFree(int port) {
 		try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
 			return true;
 		}
-		catch (BindException ex) {
+		catch (IOException ex) {
 			return false;
 		}
 	}
@@ -116,15 +122,15 @@ public final class FreePorts {
 	}
 
 	private static Path lockDirectory() {
-		Path directory = Path.of(System.getProperty("java.io.tmpdir"),
-				"lockstep-ports-" + System.getProperty("user.name"));
+		String directory = System.getProperty("java.io.tmpdir") + "/lockstep-ports-"
+				+ System.getProperty("user.name");
 		try {
-			Files.createDirectories(directory);
-			if (Files.isWritable(directory)) {
-				return directory;
+			Path path = Files.createDirectories(Path.of(directory));
+			if (Files.isWritable(path)) {
+				return path;
 			}
 		}
-		catch (IOException ex) {
+		catch (IOException | RuntimeException ex) {
 			// Told below.
 		}
 		logger.log(System.Logger.Level.WARNING, () -> "Cannot write to " + directory

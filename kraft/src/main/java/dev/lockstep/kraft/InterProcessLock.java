@@ -11,8 +11,10 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * An exclusive lock on a file that the other processes of this machine respect, held
- * until it is closed or the JVM exits (the operating system then releases it).
+ * An exclusive lock on a file, among the processes of this machine that lock it through
+ * this class (an advisory lock: others are not kept out). It is held until it is closed
+ * or the JVM exits; keep a reference to it, as a lock no longer reachable is released
+ * when its channel is collected.
  */
 public final class InterProcessLock implements AutoCloseable {
 

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-@Timeout(60)
+// In a thread of its own: a read from a stuck JVM would not end on an interrupt.
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FreePortsTests {
 
 	// Enough that ports chosen by the kernel in two JVMs meet (several in common on Linux).

@@ -42,10 +42,15 @@ class InterProcessLockTests {
 				OtherProcess.class.getName(), file.toString())
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();
-		assertThat(other.waitFor(30, TimeUnit.SECONDS)).as("the other process ended").isTrue();
-		String output = new String(other.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-		return output.lines().filter((line) -> line.startsWith("lock: ")).map((line) -> line.substring(6))
+		try {
+			assertThat(other.waitFor(30, TimeUnit.SECONDS)).as("the other process ended").isTrue();
+			String output = new String(other.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+			return output.lines().filter((line) -> line.startsWith("lock: ")).map((line) -> line.substring(6))
 				.findFirst().orElse(output);
+		}
+		finally {
+			other.destroyForcibly();
+		}
 	}
 
 	/** Tries the lock on a file and says whether it got it. */
