@@ -1,11 +1,7 @@
 package dev.lockstep.registry.server;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,24 +10,18 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lockstep.registry.RegistrySchema;
 import dev.lockstep.registry.SchemaReference;
-import dev.lockstep.registry.internal.DataContracts;
 import dev.lockstep.registry.internal.SchemaJson;
 
 /**
  * The embedded registry's subjects, versions, schemas by id and compatibility levels, in
- * memory and, with a directory, in one JSON file rewritten (atomically) after each change.
+ * memory and, with a directory, saved after each change ({@link SchemaFile}).
  * Not thread-safe: the registry calls it under its own lock.
  */
 final class SchemaStore {
-
-	private static final String FILE = "schemas.json";
 
 	/** The deepest chain of references resolved. */
 	static final int MAX_REFERENCE_DEPTH = 32;
@@ -39,9 +29,8 @@ final class SchemaStore {
 	/** The most references one schema may pull in, transitively. */
 	static final int MAX_REFERENCES = 256;
 
-	private final ObjectMapper json = new ObjectMapper();
-
-	private final Path directory;
+	// Null without a data directory: kept in memory only.
+	private final SchemaFile file;
 
 	private final Map<String, List<Version>> subjects = new TreeMap<>();
 
@@ -58,11 +47,16 @@ final class SchemaStore {
 	private boolean closed;
 
 	SchemaStore(Path directory, Compatibility compatibility, boolean validate) {
-		this.directory = directory;
+		this.file = (directory != null) ? new SchemaFile(directory) : null;
 		this.compatibility = compatibility;
 		this.validate = validate;
-		if (directory != null && Files.exists(directory.resolve(FILE))) {
-			load();
+		if (this.file != null && this.file.exists()) {
+			SchemaFile.Contents saved = this.file.read(compatibility);
+			this.nextId = saved.nextId();
+			this.compatibility = saved.compatibility();
+			this.subjects.putAll(saved.subjects());
+			this.subjectCompatibility.putAll(saved.subjectCompatibility());
+			this.schemas.putAll(saved.schemas());
 		}
 	}
 
@@ -398,72 +392,10 @@ final class SchemaStore {
 		if (this.closed) {
 			throw new Refusal(503, 50003, "The registry is closing");
 		}
-		if (this.directory == null) {
-			return;
-		}
-		ObjectNode root = this.json.createObjectNode();
-		root.put("nextId", this.nextId);
-		root.put("compatibility", this.compatibility.name());
-		ObjectNode subjects = root.putObject("subjects");
-		this.subjects.forEach((subject, versions) -> {
-			ObjectNode node = subjects.putObject(subject);
-			Compatibility level = this.subjectCompatibility.get(subject);
-			if (level != null) {
-				node.put("compatibility", level.name());
-			}
-			ArrayNode list = node.putArray("versions");
-			versions.forEach((version) -> list.addObject().put("version", version.version()).put("id", version.id()));
-		});
-		this.subjectCompatibility.forEach((subject, level) -> {
-			if (!this.subjects.containsKey(subject)) {
-				subjects.putObject(subject).put("compatibility", level.name()).putArray("versions");
-			}
-		});
-		ArrayNode schemas = root.putArray("schemas");
-		this.schemas.forEach((id, stored) -> SchemaJson.write(stored, schemas.addObject().put("id", id)));
-		try {
-			Files.createDirectories(this.directory);
-			Path temporary = this.directory.resolve(FILE + ".tmp");
-			this.json.writerWithDefaultPrettyPrinter().writeValue(temporary.toFile(), root);
-			Files.move(temporary, this.directory.resolve(FILE), StandardCopyOption.REPLACE_EXISTING,
-					StandardCopyOption.ATOMIC_MOVE);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not save the registry's schemas in " + this.directory, ex);
+		if (this.file != null) {
+			this.file.write(new SchemaFile.Contents(this.nextId, this.compatibility, this.subjects,
+					this.subjectCompatibility, this.schemas));
 		}
 	}
-
-	private void load() {
-		Path file = this.directory.resolve(FILE);
-		try {
-			JsonNode root = this.json.readTree(file.toFile());
-			this.nextId = root.path("nextId").asLong(1);
-			this.compatibility = Compatibility.valueOf(root.path("compatibility").asText(this.compatibility.name()));
-			for (JsonNode node : root.path("schemas")) {
-				this.schemas.put(node.path("id").asLong(), new RegistrySchema(
-						node.path("schemaType").asText(RegistrySchema.AVRO), node.path("schema").asText(),
-						SchemaJson.references(node.get("references")), DataContracts.metadata(node.get("metadata")),
-						DataContracts.ruleSet(node.get("ruleSet"))));
-			}
-			root.path("subjects").fields().forEachRemaining((entry) -> {
-				if (entry.getValue().has("compatibility")) {
-					this.subjectCompatibility.put(entry.getKey(),
-							Compatibility.valueOf(entry.getValue().path("compatibility").asText()));
-				}
-				List<Version> versions = new ArrayList<>();
-				for (JsonNode version : entry.getValue().path("versions")) {
-					versions.add(new Version(version.path("version").asInt(), version.path("id").asLong()));
-				}
-				if (!versions.isEmpty()) {
-					this.subjects.put(entry.getKey(), versions);
-				}
-			});
-		}
-		catch (IOException | RuntimeException ex) {
-			throw new IllegalStateException("Could not read the registry's schemas from " + file + ": "
-					+ ex.getMessage(), ex);
-		}
-	}
-
 
 }
