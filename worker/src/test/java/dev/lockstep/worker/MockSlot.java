@@ -6,10 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.lockstep.worker.WorkerSettings.Bounds;
@@ -23,7 +21,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -58,12 +55,6 @@ public final class MockSlot implements AutoCloseable {
 	final Queue<Consumer<byte[], byte[]>> earlierConsumers = new ConcurrentLinkedQueue<>();
 
 	private Worker worker;
-
-	// The offsets of a transaction the coordinator acknowledged as committed and holds
-	// back, with the producer that committed it.
-	private volatile Map<String, Map<TopicPartition, OffsetAndMetadata>> heldBack;
-
-	private volatile MockProducer<byte[], byte[]> heldBackBy;
 
 	MockSlot(int records) {
 		this(records, records);
@@ -175,34 +166,6 @@ public final class MockSlot implements AutoCloseable {
 			.orElse(-1);
 	}
 
-	/**
-	 * From now on the group answers the offsets committed before the current producer's
-	 * last transaction, until a later producer is initialised: what a restarted Kafka 4.4.0
-	 * broker does with a transaction it acknowledged as committed.
-	 */
-	void holdBackLastCommit() {
-		MockProducer<byte[], byte[]> producer = producer();
-		List<Map<String, Map<TopicPartition, OffsetAndMetadata>>> history = producer.consumerGroupOffsetsHistory();
-		this.heldBackBy = producer;
-		this.heldBack = history.get(history.size() - 1);
-		this.consumer.group = this::groupOffsets;
-	}
-
-	private Map<TopicPartition, OffsetAndMetadata> groupOffsets() {
-		boolean released = this.producers.subList(this.producers.indexOf(this.heldBackBy) + 1, this.producers.size())
-			.stream()
-			.anyMatch(MockProducer::transactionInitialized);
-		Map<TopicPartition, OffsetAndMetadata> offsets = new java.util.HashMap<>();
-		for (MockProducer<byte[], byte[]> producer : this.producers) {
-			for (Map<String, Map<TopicPartition, OffsetAndMetadata>> byGroup : producer.consumerGroupOffsetsHistory()) {
-				if (byGroup != this.heldBack || released) {
-					byGroup.values().forEach(offsets::putAll);
-				}
-			}
-		}
-		return offsets;
-	}
-
 	List<String> expected(int records) {
 		return java.util.stream.IntStream.range(0, records).mapToObj((i) -> "V" + i).collect(Collectors.toList());
 	}
@@ -232,12 +195,6 @@ public final class MockSlot implements AutoCloseable {
 
 		volatile boolean failPositionOnce;
 
-		// The group's committed offsets, when the test models them: committed() answers
-		// them, and so does the position of a partition the next rebalance assigns.
-		volatile Supplier<Map<TopicPartition, OffsetAndMetadata>> group;
-
-		private final Set<TopicPartition> positionFromGroup = new java.util.HashSet<>();
-
 		LogConsumer() {
 			super("earliest");
 		}
@@ -251,28 +208,8 @@ public final class MockSlot implements AutoCloseable {
 		}
 
 		@Override
-		public synchronized Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions,
-				Duration timeout) {
-			return committed(partitions);
-		}
-
-		@Override
-		public synchronized Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
-			Supplier<Map<TopicPartition, OffsetAndMetadata>> modelled = this.group;
-			return (modelled != null) ? modelled.get() : super.committed(partitions);
-		}
-
-		@Override
 		public synchronized long position(TopicPartition partition, Duration timeout) {
 			return position(partition);
-		}
-
-		@Override
-		public synchronized void rebalance(java.util.Collection<TopicPartition> newAssignment) {
-			if (this.group != null) {
-				this.positionFromGroup.addAll(newAssignment);
-			}
-			super.rebalance(newAssignment);
 		}
 
 		@Override
@@ -280,12 +217,6 @@ public final class MockSlot implements AutoCloseable {
 			if (this.failPositionOnce) {
 				this.failPositionOnce = false;
 				throw new org.apache.kafka.common.errors.TimeoutException("position of " + partition);
-			}
-			if (this.positionFromGroup.remove(partition)) {
-				OffsetAndMetadata committed = this.group.get().get(partition);
-				if (committed != null) {
-					seek(partition, committed.offset());
-				}
 			}
 			return super.position(partition);
 		}

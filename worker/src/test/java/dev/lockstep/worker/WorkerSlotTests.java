@@ -422,62 +422,6 @@ class WorkerSlotTests {
 	}
 
 	@Test
-	void aTransactionTheCoordinatorHoldsBackIsCompletedByANewProducerBeforeTheGroupIsAsked() {
-		this.slot = new MockSlot(9);
-		AtomicBoolean restarted = new AtomicBoolean();
-		this.slot.start(MockSlot.settings(Mode.BLOCK, new TransactionSizing(3, Duration.ofSeconds(5)),
-				MockSlot.strings()), RecordProcessor.of((String value) -> {
-					if (value.equals("v6") && restarted.compareAndSet(false, true)) {
-						// The broker restarts once V3..V5 are committed: it holds that commit back,
-						// and the next one fails. The group answers offset 3 until the
-						// transactional id is initialised again.
-						this.slot.holdBackLastCommit();
-						this.slot.producer().commitTransactionException = new TransactionAbortableException(
-								"coordinator restarted");
-					}
-					else if (value.equals("v3")) {
-						this.slot.producer().commitTransactionException = null;
-					}
-					return upper(value);
-				}));
-		await().atMost(WAIT).until(() -> this.slot.committedOffset() == 9);
-		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(9));
-		assertThat(this.slot.producers).hasSize(2);
-	}
-
-	@Test
-	void aProducerWhoseCommitTimedOutIsReplacedBeforeAnAssignedPartitionIsReadFromTheGroup() {
-		this.slot = new MockSlot(6);
-		AtomicBoolean restarting = new AtomicBoolean();
-		Worker worker = this.slot.start(MockSlot.settings(Mode.BLOCK,
-				new TransactionSizing(3, Duration.ofSeconds(5), Duration.ofMillis(50)), MockSlot.strings()),
-				RecordProcessor.of((String value) -> {
-					if (value.equals("v5") && restarting.compareAndSet(false, true)) {
-						this.slot.producer().commitTransactionException = new TimeoutException("broker restarting");
-					}
-					return upper(value);
-				}));
-		await().atMost(WAIT).until(() -> this.slot.slot().recentErrors().stream()
-			.anyMatch((error) -> error.contains("commit timed out, retrying")));
-		this.slot.producer().commitTransactionException = null;
-		await().atMost(WAIT).until(() -> worker.state().committedRecords() == 6);
-		// The repeated commit reached a restarted coordinator, which holds it back; then an
-		// eager rebalance gives the partition back, its position the group's offset.
-		this.slot.holdBackLastCommit();
-		MockConsumer<byte[], byte[]> consumer = this.slot.consumer;
-		AtomicBoolean rebalanced = new AtomicBoolean();
-		consumer.schedulePollTask(() -> consumer.rebalance(List.of()));
-		consumer.schedulePollTask(() -> {
-			consumer.rebalance(List.of(MockSlot.PARTITION));
-			rebalanced.set(true);
-		});
-		await().atMost(WAIT).until(() -> rebalanced.get()
-				&& Long.valueOf(0).equals(this.slot.slot().lag().get(MockSlot.PARTITION.toString())));
-		assertThat(this.slot.committed(MockSlot.OUTPUT)).containsExactlyElementsOf(this.slot.expected(6));
-		assertThat(this.slot.producers).hasSize(2);
-	}
-
-	@Test
 	void eachTransactionObservationEndsCommittedAbortedOrUnknownAndEveryRecordsTraceEnds() {
 		this.slot = new MockSlot(10);
 		OpenObservations observations = new OpenObservations();

@@ -92,7 +92,7 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 		catch (Exception ex) {
 			this.monitor.error("Commit before revocation failed: " + ex);
 			abort();
-			rewind();
+			this.recovery.rewind();
 		}
 		finally {
 			forget(partitions);
@@ -111,11 +111,6 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 
 	@Override
 	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-		if (!partitions.isEmpty() && this.transaction.isTroubled()) {
-			// The positions below are the group's committed offsets: first the producer is
-			// replaced, which completes any transaction of the slot's id held back.
-			rewind();
-		}
 		Consumer<byte[], byte[]> assigned = this.consumers.current();
 		for (TopicPartition partition : partitions) {
 			try {
@@ -139,15 +134,6 @@ final class SlotRebalanceListener implements ConsumerRebalanceListener {
 	private void abort() {
 		try {
 			this.transaction.abort();
-		}
-		catch (SlotFailure ex) {
-			this.failure = ex;
-		}
-	}
-
-	private void rewind() {
-		try {
-			this.recovery.rewind();
 		}
 		catch (SlotFailure ex) {
 			this.failure = ex;

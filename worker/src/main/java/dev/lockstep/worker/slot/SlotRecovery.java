@@ -100,17 +100,12 @@ final class SlotRecovery {
 	/**
 	 * Seek every assigned partition back to its first uncommitted record. After a commit
 	 * whose outcome is unknown (called, then given up: a successor producer may have
-	 * completed it) or a new producer, the group's committed offsets are read from the
-	 * broker first, once a producer a call of which failed has been replaced
-	 * ({@link SlotTransaction#settle()}): the group's answer is the cluster's evidence only
-	 * when no transaction of the slot's id is held back.
-	 * @throws SlotFailure when the producer cannot be replaced
+	 * completed it), the group's committed offsets are read from the broker first.
 	 */
 	void rewind() {
 		// Whatever happens next (even a stop), nothing pending may join a transaction now.
 		this.processing.discard();
-		this.transaction.settle();
-		boolean fromBroker = this.transaction.takeRewindFromGroup();
+		boolean fromBroker = this.transaction.takeUnknownOutcome();
 		// Until the slot is asked to stop: an interrupted back-off only stops waiting.
 		while (!this.backOff.isStopRequested()) {
 			try {

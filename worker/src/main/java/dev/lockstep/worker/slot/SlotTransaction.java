@@ -63,16 +63,6 @@ public final class SlotTransaction {
 	// producer's initialisation finishes a commit the coordinator received).
 	private boolean outcomeUnknown;
 
-	// A call of this producer failed or timed out: its coordinator may have gone away
-	// since the producer was initialised, and a restarted coordinator may hold back a
-	// transaction of the id, even one it acknowledged as committed (Kafka 4.4.0), until the
-	// id is initialised again. Until then the group's committed offsets may be stale.
-	private boolean troubled;
-
-	// The producer was replaced, or a commit's outcome is unknown, since the last rewind:
-	// the next rewind reads the group's committed offsets, not the points the slot keeps.
-	private boolean rewindFromGroup;
-
 	SlotTransaction(SlotId id, SlotClients clients, WorkerSettings settings, SlotFailures failures, BackOff backOff,
 			SlotMonitor monitor, WorkerListener listener, BudgetClaims claims) {
 		this.maxBlock = settings.producerMaxBlock();
@@ -94,7 +84,6 @@ public final class SlotTransaction {
 	 */
 	void start() {
 		this.producer = this.producers.start();
-		this.troubled = false;
 		this.fences.settled();
 	}
 
@@ -125,7 +114,7 @@ public final class SlotTransaction {
 	void send(List<ProducerRecord<byte[], byte[]>> records) {
 		OpenTransaction transaction = begin();
 		for (ProducerRecord<byte[], byte[]> record : records) {
-			send(record, transaction);
+			this.producer.send(record, transaction);
 			transaction.output();
 		}
 	}
@@ -136,19 +125,7 @@ public final class SlotTransaction {
 	 * @param record the record to send
 	 */
 	public void send(ProducerRecord<byte[], byte[]> record) {
-		send(record, begin());
-	}
-
-	private void send(ProducerRecord<byte[], byte[]> record, OpenTransaction transaction) {
-		try {
-			this.producer.send(record, transaction);
-		}
-		catch (RuntimeException ex) {
-			// Kafka's producer throws here once an earlier send failed, or when it waited for
-			// metadata or buffer space in vain.
-			this.troubled = true;
-			throw ex;
-		}
+		this.producer.send(record, begin());
 	}
 
 	/**
@@ -205,7 +182,6 @@ public final class SlotTransaction {
 		try {
 			retrying("sending offsets", () -> this.producer.sendOffsetsToTransaction(offsets, group), true);
 			this.outcomeUnknown = true;
-			this.rewindFromGroup = true;
 			retrying("commit", this.producer::commitTransaction, false);
 		}
 		catch (KafkaException ex) {
@@ -214,7 +190,6 @@ public final class SlotTransaction {
 			throw ex;
 		}
 		this.outcomeUnknown = false;
-		this.rewindFromGroup = false;
 		this.fences.settled();
 		this.claims.committed();
 		committing.ended(TransactionObservationContext.Result.COMMITTED);
@@ -226,40 +201,15 @@ public final class SlotTransaction {
 	}
 
 	/**
-	 * Return whether the next rewind reads the group's committed offsets rather than the
-	 * points the slot keeps, and forget it: the last transaction given up may have committed
-	 * after all (its commit was called and failed), or the producer was replaced, whose
-	 * initialisation completed or aborted every transaction of the id.
-	 * @return whether to rewind to the group's committed offsets
+	 * Return whether the last transaction given up may have committed after all (its
+	 * commit was called and failed), and forget it: the slot then rewinds to the offsets
+	 * the group has committed, not to the points it keeps.
+	 * @return whether the outcome was unknown
 	 */
-	boolean takeRewindFromGroup() {
-		boolean fromGroup = this.rewindFromGroup;
-		this.rewindFromGroup = false;
+	boolean takeUnknownOutcome() {
+		boolean unknown = this.outcomeUnknown;
 		this.outcomeUnknown = false;
-		return fromGroup;
-	}
-
-	/**
-	 * Return whether a call of the producer failed or timed out since its initialisation.
-	 * @return whether the group's committed offsets may be stale until {@link #settle()}
-	 */
-	boolean isTroubled() {
-		return this.troubled;
-	}
-
-	/**
-	 * Before the group's committed offsets are read, replace a producer a call of which
-	 * failed or timed out since its initialisation: the new producer's initialisation
-	 * completes or aborts every transaction of the id its coordinator holds, so the group's
-	 * offsets are those of the transactions whose outputs are readable. The open
-	 * transaction, if any, is given up.
-	 */
-	void settle() {
-		if (this.troubled) {
-			logger.warn(() -> this.id + " re-initialising its producer, a call of which failed, before reading the"
-					+ " group's committed offsets");
-			replaceProducer();
-		}
+		return unknown;
 	}
 
 	/**
@@ -317,7 +267,6 @@ public final class SlotTransaction {
 		release();
 		close(Duration.ZERO);
 		start();
-		this.rewindFromGroup = true;
 	}
 
 	private SlotFailure takeover(Throwable failure) {
@@ -351,7 +300,6 @@ public final class SlotTransaction {
 				return;
 			}
 			catch (RuntimeException ex) {
-				this.troubled = true;
 				FailureCategory category = this.failures.categorize(ex);
 				if (category != FailureCategory.RETRIABLE || this.backOff.isStopped()
 						|| (capped && outlastsTimeout(this.backOff.next().plus(this.maxBlock)))) {
