@@ -31,12 +31,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The broker's side of exactly-once, without Lockstep: every transaction a producer was
  * told is committed is read, once, by a {@code read_committed} consumer after the broker
- * is SIGKILLed right after the commit and restarted. Each record's value is its sequence
- * number; six rounds of five transactions of 1,000 records, a new producer of the same
- * transactional id each round. Prints one {@code E2E broker-crash-durability[<release>]}
- * line. Under {@code -Pmatrix} only: Kafka 4.4.0 fails it, intermittently
- * (docs/compatibility.md, "Kafka 4.4 brokers after a restart"), the reason the broker
- * restart rows on Kafka 4.4 can repeat output, and no build may turn red on it.
+ * is SIGKILLed right after the commit and restarted, at the latest once the transactional
+ * id has been initialised again. Each record's value is its sequence number; six rounds of
+ * five transactions of 1,000 records, a new producer of the same transactional id each
+ * round. A round whose transactions are not all read within 30 s of the restart is held
+ * back: a producer of the id is initialised (what a worker could do to complete it), and
+ * then they must be, within 30 s more. Prints one
+ * {@code E2E broker-crash-durability[<release>]} line with the rounds held back. Under
+ * {@code -Pmatrix} only: Kafka 4.4.0 fails it, holding rounds back even after the
+ * initialisation (docs/compatibility.md, "Kafka 4.4 brokers after a restart"), the reason
+ * the broker restart rows on Kafka 4.4 can repeat output, and no build may turn red on it.
  */
 @Tag("matrix")
 class BrokerCrashDurabilityTests {
@@ -53,7 +57,8 @@ class BrokerCrashDurabilityTests {
 	@ValueSource(strings = { "3.9", "4.1", "4.4" })
 	@EnabledIfSystemProperty(named = CompatibilityMatrixTests.FULL, matches = "true",
 			disabledReason = "under -Pmatrix only")
-	void everyTransactionCommittedBeforeASigkillIsReadOnceAfterTheRestart(String release) throws Exception {
+	void everyTransactionCommittedBeforeASigkillIsReadOnceAfterTheRestartAtTheLatestOnceItsIdIsInitialisedAgain(
+			String release) throws Exception {
 		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named(release));
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
 			try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
@@ -62,20 +67,25 @@ class BrokerCrashDurabilityTests {
 			long committed = 0;
 			List<String> rounds = new ArrayList<>();
 			List<String> deviations = new ArrayList<>();
+			int heldBack = 0;
 			for (int round = 1; round <= ROUNDS; round++) {
 				committed = commitThenCrash(broker, committed);
 				broker.restart();
 				String state = awaitExact(broker, committed);
-				rounds.add(state);
 				if (!state.startsWith("exact")) {
-					deviations.add("round " + round + ": " + state);
+					heldBack++;
+					initialiseAgain(broker);
+					String released = awaitExact(broker, committed);
+					state += ", once initialised again " + released;
+					if (!released.startsWith("exact")) {
+						deviations.add("round " + round + ": " + state);
+					}
 				}
+				rounds.add(state);
 			}
-			String line = "E2E broker-crash-durability[" + spec.describe() + "]: rounds=" + ROUNDS + " transactions="
-					+ ROUNDS * TRANSACTIONS + " records=" + committed + " " + rounds;
+			String line = "E2E broker-crash-durability[" + spec.describe() + "]: rounds=" + ROUNDS + " heldBack="
+					+ heldBack + " transactions=" + ROUNDS * TRANSACTIONS + " records=" + committed + " " + rounds;
 			System.out.println(line);
-			// Each round goes on from what was committed, so a deviation shows once, in its round
-			// and in every later one until it heals: the rounds say both.
 			assertThat(deviations).as(line).isEmpty();
 		}
 	}
@@ -101,12 +111,8 @@ class BrokerCrashDurabilityTests {
 
 	/** Commit five transactions with a new producer, then SIGKILL the broker at once. */
 	private static long commitThenCrash(KafkaBrokerProcess broker, long first) {
-		Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-				ProducerConfig.TRANSACTIONAL_ID_CONFIG, "durability-tx", ProducerConfig.ACKS_CONFIG, "all",
-				ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000);
 		long next = first;
-		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-				new ByteArraySerializer())) {
+		try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
 			producer.initTransactions();
 			for (int transaction = 0; transaction < TRANSACTIONS; transaction++) {
 				producer.beginTransaction();
@@ -119,6 +125,20 @@ class BrokerCrashDurabilityTests {
 			producer.close(Duration.ZERO);
 		}
 		return next;
+	}
+
+	/** Initialise a producer of the transactional id, which completes what it held back. */
+	private static void initialiseAgain(KafkaBrokerProcess broker) {
+		try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+			producer.initTransactions();
+		}
+	}
+
+	private static KafkaProducer<byte[], byte[]> producer(KafkaBrokerProcess broker) {
+		Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+				ProducerConfig.TRANSACTIONAL_ID_CONFIG, "durability-tx", ProducerConfig.ACKS_CONFIG, "all",
+				ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000);
+		return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
 	}
 
 	/** How often each sequence number is read, up to the partition's end. */
