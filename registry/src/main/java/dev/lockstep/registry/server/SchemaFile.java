@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,10 +42,6 @@ final class SchemaFile {
 	 */
 	record Contents(long nextId, Compatibility compatibility, Map<String, List<Version>> subjects,
 			Map<String, Compatibility> subjectCompatibility, Map<Long, RegistrySchema> schemas) {
-	}
-
-	boolean exists() {
-		return Files.exists(this.directory.resolve(NAME));
 	}
 
 	void write(Contents contents) {
@@ -81,12 +78,15 @@ final class SchemaFile {
 	}
 
 	/**
-	 * Read the file.
+	 * Read the file, if there is one.
 	 * @param compatibility the global level when the file names none
-	 * @return what it holds
+	 * @return what it holds, empty before the first save
 	 */
-	Contents read(Compatibility compatibility) {
+	Optional<Contents> read(Compatibility compatibility) {
 		Path file = this.directory.resolve(NAME);
+		if (!Files.exists(file)) {
+			return Optional.empty();
+		}
 		try {
 			JsonNode root = this.json.readTree(file.toFile());
 			Map<Long, RegistrySchema> schemas = new TreeMap<>();
@@ -111,9 +111,9 @@ final class SchemaFile {
 					subjects.put(entry.getKey(), versions);
 				}
 			});
-			return new Contents(root.path("nextId").asLong(1),
+			return Optional.of(new Contents(root.path("nextId").asLong(1),
 					Compatibility.valueOf(root.path("compatibility").asText(compatibility.name())), subjects,
-					subjectCompatibility, schemas);
+					subjectCompatibility, schemas));
 		}
 		catch (IOException | RuntimeException ex) {
 			throw new IllegalStateException("Could not read the registry's schemas from " + file + ": "

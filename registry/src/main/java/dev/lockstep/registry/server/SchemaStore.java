@@ -50,13 +50,14 @@ final class SchemaStore {
 		this.file = (directory != null) ? new SchemaFile(directory) : null;
 		this.compatibility = compatibility;
 		this.validate = validate;
-		if (this.file != null && this.file.exists()) {
-			SchemaFile.Contents saved = this.file.read(compatibility);
-			this.nextId = saved.nextId();
-			this.compatibility = saved.compatibility();
-			this.subjects.putAll(saved.subjects());
-			this.subjectCompatibility.putAll(saved.subjectCompatibility());
-			this.schemas.putAll(saved.schemas());
+		if (this.file != null) {
+			this.file.read(compatibility).ifPresent((saved) -> {
+				this.nextId = saved.nextId();
+				this.compatibility = saved.compatibility();
+				this.subjects.putAll(saved.subjects());
+				this.subjectCompatibility.putAll(saved.subjectCompatibility());
+				this.schemas.putAll(saved.schemas());
+			});
 		}
 	}
 
