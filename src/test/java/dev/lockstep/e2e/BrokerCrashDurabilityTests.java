@@ -6,9 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
+import dev.lockstep.test.kafka.KafkaBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
 import dev.lockstep.test.kafka.KafkaBrokerSpec;
+import dev.lockstep.test.kafka.KafkaClusterProcesses;
 import dev.lockstep.test.kafka.KafkaRelease;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -24,7 +28,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,13 +38,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is SIGKILLed right after the commit and restarted, at the latest once the transactional
  * id has been initialised again. Each record's value is its sequence number; six rounds of
  * five transactions of 1,000 records, a new producer of the same transactional id each
- * round. A round whose transactions are not all read within 30 s of the restart is held
+ * round. The crash takes down the only node of a one-node cluster, or, in a three-node
+ * cluster replicating the partition three times, every node or the partition's leader
+ * alone. A round whose transactions are not all read within 30 s of the restart is held
  * back: a producer of the id is initialised (what a worker could do to complete it), and
  * then they must be, within 30 s more. Prints one
- * {@code E2E broker-crash-durability[<release>]} line with the rounds held back. Under
- * {@code -Pmatrix} only: Kafka 4.4.0 fails it, holding rounds back even after the
- * initialisation (docs/compatibility.md, "Kafka 4.4 brokers after a restart"), the reason
- * the broker restart rows on Kafka 4.4 can repeat output, and no build may turn red on it.
+ * {@code E2E broker-crash-durability[<release>, <crash>]} line with the rounds held back.
+ * Under {@code -Pmatrix} only: Kafka 4.4.0 fails it, holding rounds back even after the
+ * initialisation, most often on one node (docs/compatibility.md, "Kafka 4.4 brokers after
+ * a restart"), the reason the broker restart rows on Kafka 4.4 can repeat output, and no
+ * build may turn red on it.
  */
 @Tag("matrix")
 class BrokerCrashDurabilityTests {
@@ -53,50 +60,103 @@ class BrokerCrashDurabilityTests {
 
 	private static final int RECORDS = 1_000;
 
-	@ParameterizedTest(name = "Kafka {0}")
-	@ValueSource(strings = { "3.9", "4.1", "4.4" })
+	@ParameterizedTest(name = "Kafka {0}, {1}")
+	@CsvSource({ "3.9, ONE_NODE", "4.1, ONE_NODE", "4.4, ONE_NODE", "3.9, THREE_NODES_ALL_KILLED",
+			"4.1, THREE_NODES_ALL_KILLED", "4.4, THREE_NODES_ALL_KILLED", "4.4, THREE_NODES_LEADER_KILLED" })
 	@EnabledIfSystemProperty(named = CompatibilityMatrixTests.FULL, matches = "true",
 			disabledReason = "under -Pmatrix only")
 	void everyTransactionCommittedBeforeASigkillIsReadOnceAfterTheRestartAtTheLatestOnceItsIdIsInitialisedAgain(
-			String release) throws Exception {
+			String release, Crash crash) throws Exception {
 		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named(release));
-		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
-			try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-				admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+		if (crash == Crash.ONE_NODE) {
+			try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
+				rounds(spec.describe() + ", " + crash, broker, List.of(broker), crash);
 			}
-			long committed = 0;
-			List<String> rounds = new ArrayList<>();
-			List<String> deviations = new ArrayList<>();
-			int heldBack = 0;
-			for (int round = 1; round <= ROUNDS; round++) {
-				committed = commitThenCrash(broker, committed);
-				broker.restart();
-				String state = awaitExact(broker, committed);
-				if (!state.startsWith("exact")) {
-					heldBack++;
-					initialiseAgain(broker);
-					String released = awaitExact(broker, committed);
-					state += ", once initialised again " + released;
-					if (!released.startsWith("exact")) {
-						deviations.add("round " + round + ": " + state);
-					}
-				}
-				rounds.add(state);
-			}
-			String line = "E2E broker-crash-durability[" + spec.describe() + "]: rounds=" + ROUNDS + " heldBack="
-					+ heldBack + " transactions=" + ROUNDS * TRANSACTIONS + " records=" + committed + " " + rounds;
-			System.out.println(line);
-			// Each round goes on from what was committed, so a deviation shows once, in its round
-			// and in every later one until it heals: the rounds say both.
-			assertThat(deviations).as(line).isEmpty();
 		}
+		else {
+			try (KafkaClusterProcesses cluster = KafkaClusterProcesses.start(3, spec)) {
+				rounds(spec.describe() + ", " + crash, cluster, cluster.nodes(), crash);
+			}
+		}
+	}
+
+	private static void rounds(String description, KafkaBroker cluster, List<KafkaBrokerProcess> nodes, Crash crash)
+			throws Exception {
+		try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+			admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) nodes.size()))).all().get();
+		}
+		long committed = 0;
+		List<String> rounds = new ArrayList<>();
+		List<String> deviations = new ArrayList<>();
+		int heldBack = 0;
+		for (int round = 1; round <= ROUNDS; round++) {
+			List<KafkaBrokerProcess> crashed = crash.nodes(cluster, nodes);
+			committed = commitThenCrash(cluster, committed, crashed);
+			restart(crashed);
+			String state = awaitExact(cluster, committed);
+			if (!state.startsWith("exact")) {
+				heldBack++;
+				initialiseAgain(cluster);
+				String released = awaitExact(cluster, committed);
+				state += ", once initialised again " + released;
+				if (!released.startsWith("exact")) {
+					deviations.add("round " + round + ": " + state);
+				}
+			}
+			rounds.add(state);
+		}
+		String line = "E2E broker-crash-durability[" + description + "]: rounds=" + ROUNDS + " heldBack=" + heldBack
+				+ " transactions=" + ROUNDS * TRANSACTIONS + " records=" + committed + " " + rounds;
+		System.out.println(line);
+		// Each round goes on from what was committed, so a deviation shows once, in its round
+		// and in every later one until it heals: the rounds say both.
+		assertThat(deviations).as(line).isEmpty();
+	}
+
+	/** Restart the crashed nodes together: a cluster's voters cannot elect a controller one by one. */
+	private static void restart(List<KafkaBrokerProcess> crashed) {
+		Executor threadEach = (task) -> new Thread(task).start();
+		CompletableFuture.allOf(crashed.stream()
+			.map((node) -> CompletableFuture.runAsync(node::restart, threadEach))
+			.toArray(CompletableFuture[]::new)).join();
+	}
+
+	/** Which nodes a crash takes down. */
+	enum Crash {
+
+		/** The only node of a one-node cluster. */
+		ONE_NODE,
+
+		/** The partition's leader, in a three-node cluster replicating it three times. */
+		THREE_NODES_LEADER_KILLED,
+
+		/** Every node of a three-node cluster replicating the partition three times. */
+		THREE_NODES_ALL_KILLED;
+
+		List<KafkaBrokerProcess> nodes(KafkaBroker cluster, List<KafkaBrokerProcess> nodes) throws Exception {
+			if (this != THREE_NODES_LEADER_KILLED) {
+				return nodes;
+			}
+			try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+				int leader = admin.describeTopics(List.of(TOPIC))
+					.allTopicNames()
+					.get()
+					.get(TOPIC)
+					.partitions()
+					.get(0)
+					.leader()
+					.id();
+				return nodes.stream().filter((node) -> node.nodeId() == leader).toList();
+			}
+		}
+
 	}
 
 	/**
 	 * Read until every committed record is read once, for up to 30 s.
 	 * @return {@code exact after 1.6s}, or what was read then
 	 */
-	private static String awaitExact(KafkaBrokerProcess broker, long committed) {
+	private static String awaitExact(KafkaBroker broker, long committed) {
 		long started = System.nanoTime();
 		long deadline = started + Duration.ofSeconds(30).toNanos();
 		String expected = describe(exact(committed), committed);
@@ -111,8 +171,8 @@ class BrokerCrashDurabilityTests {
 		return state + " after 30s";
 	}
 
-	/** Commit five transactions with a new producer, then SIGKILL the broker at once. */
-	private static long commitThenCrash(KafkaBrokerProcess broker, long first) {
+	/** Commit five transactions with a new producer, then SIGKILL the given nodes at once. */
+	private static long commitThenCrash(KafkaBroker broker, long first, List<KafkaBrokerProcess> crashed) {
 		long next = first;
 		try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
 			producer.initTransactions();
@@ -123,7 +183,7 @@ class BrokerCrashDurabilityTests {
 				}
 				producer.commitTransaction();
 			}
-			broker.kill();
+			crashed.forEach(KafkaBrokerProcess::kill);
 			producer.close(Duration.ZERO);
 		}
 		return next;
@@ -133,13 +193,13 @@ class BrokerCrashDurabilityTests {
 	 * Initialise a producer of the transactional id: the coordinator is to complete any
 	 * transaction of the id first (Kafka 4.4.0 leaves a held-back one unreadable).
 	 */
-	private static void initialiseAgain(KafkaBrokerProcess broker) {
+	private static void initialiseAgain(KafkaBroker broker) {
 		try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
 			producer.initTransactions();
 		}
 	}
 
-	private static KafkaProducer<byte[], byte[]> producer(KafkaBrokerProcess broker) {
+	private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
 		Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
 				ProducerConfig.TRANSACTIONAL_ID_CONFIG, "durability-tx", ProducerConfig.ACKS_CONFIG, "all",
 				ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000);
@@ -147,7 +207,7 @@ class BrokerCrashDurabilityTests {
 	}
 
 	/** How often each sequence number is read, up to the partition's end. */
-	private static Map<Long, Integer> readCommitted(KafkaBrokerProcess broker) {
+	private static Map<Long, Integer> readCommitted(KafkaBroker broker) {
 		Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
 				ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
 		TopicPartition partition = new TopicPartition(TOPIC, 0);
