@@ -22,7 +22,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Tag;
@@ -39,10 +41,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * id has been initialised again. Each record's value is its sequence number; six rounds of
  * five transactions of 1,000 records, a new producer of the same transactional id each
  * round. The crash takes down the only node of a one-node cluster, or, in a three-node
- * cluster replicating the partition three times, every node or the partition's leader
- * alone. A round whose transactions are not all read within 30 s of the restart is held
- * back: a producer of the id is initialised (what a worker could do to complete it), and
- * then they must be, within 30 s more. Prints one
+ * cluster replicating the partition three times, every node (signalled together) or the
+ * partition's leader alone. A round whose transactions are not all read within 30 s of the
+ * restart is held back: a producer of the id is initialised (what a worker could do to
+ * complete it), and then they must be, within 30 s more. Prints one
  * {@code E2E broker-crash-durability[<release>, <crash>]} line with the rounds held back.
  * Under {@code -Pmatrix} only: Kafka 4.4.0 fails it, holding rounds back even after the
  * initialisation, most often on one node (docs/compatibility.md, "Kafka 4.4 brokers after
@@ -68,86 +70,63 @@ class BrokerCrashDurabilityTests {
 	void everyTransactionCommittedBeforeASigkillIsReadOnceAfterTheRestartAtTheLatestOnceItsIdIsInitialisedAgain(
 			String release, Crash crash) throws Exception {
 		KafkaBrokerSpec spec = KafkaBrokerSpec.defaults().withRelease(KafkaRelease.named(release));
-		if (crash == Crash.ONE_NODE) {
-			try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(spec)) {
-				rounds(spec.describe() + ", " + crash, broker, List.of(broker), crash);
+		try (KafkaClusterProcesses cluster = KafkaClusterProcesses.start(crash.nodes, spec)) {
+			try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+				admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) crash.nodes))).all().get();
 			}
-		}
-		else {
-			try (KafkaClusterProcesses cluster = KafkaClusterProcesses.start(3, spec)) {
-				rounds(spec.describe() + ", " + crash, cluster, cluster.nodes(), crash);
-			}
-		}
-	}
-
-	private static void rounds(String description, KafkaBroker cluster, List<KafkaBrokerProcess> nodes, Crash crash)
-			throws Exception {
-		try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-			admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) nodes.size()))).all().get();
-		}
-		long committed = 0;
-		List<String> rounds = new ArrayList<>();
-		List<String> deviations = new ArrayList<>();
-		int heldBack = 0;
-		for (int round = 1; round <= ROUNDS; round++) {
-			List<KafkaBrokerProcess> crashed = crash.nodes(cluster, nodes);
-			committed = commitThenCrash(cluster, committed, crashed);
-			restart(crashed);
-			String state = awaitExact(cluster, committed);
-			if (!state.startsWith("exact")) {
-				heldBack++;
-				initialiseAgain(cluster);
-				String released = awaitExact(cluster, committed);
-				state += ", once initialised again " + released;
-				if (!released.startsWith("exact")) {
-					deviations.add("round " + round + ": " + state);
+			long committed = 0;
+			List<String> rounds = new ArrayList<>();
+			List<String> deviations = new ArrayList<>();
+			int heldBack = 0;
+			try {
+				for (int round = 1; round <= ROUNDS; round++) {
+					List<KafkaBrokerProcess> crashed = commitThenCrash(cluster, committed, crash);
+					committed += TRANSACTIONS * RECORDS;
+					restartTogether(crashed);
+					String read = awaitExact(cluster, committed);
+					String state = "killed " + crashed.stream().map(KafkaBrokerProcess::nodeId).toList() + ": " + read;
+					if (!read.startsWith("exact")) {
+						heldBack++;
+						initialiseAgain(cluster);
+						String released = awaitExact(cluster, committed);
+						state += ", once initialised again " + released;
+						if (!released.startsWith("exact")) {
+							deviations.add("round " + round + ": " + state);
+						}
+					}
+					rounds.add(state);
 				}
 			}
-			rounds.add(state);
+			finally {
+				System.out.println("E2E broker-crash-durability[" + spec.describe() + ", " + crash + "]: rounds="
+						+ rounds.size() + " heldBack=" + heldBack + " records=" + committed + " " + rounds);
+			}
+			// Each round goes on from what was committed, so a deviation shows once, in its round
+			// and in every later one until it heals: the rounds say both.
+			assertThat(deviations).as("rounds %s", rounds).isEmpty();
 		}
-		String line = "E2E broker-crash-durability[" + description + "]: rounds=" + ROUNDS + " heldBack=" + heldBack
-				+ " transactions=" + ROUNDS * TRANSACTIONS + " records=" + committed + " " + rounds;
-		System.out.println(line);
-		// Each round goes on from what was committed, so a deviation shows once, in its round
-		// and in every later one until it heals: the rounds say both.
-		assertThat(deviations).as(line).isEmpty();
-	}
-
-	/** Restart the crashed nodes together: a cluster's voters cannot elect a controller one by one. */
-	private static void restart(List<KafkaBrokerProcess> crashed) {
-		Executor threadEach = (task) -> new Thread(task).start();
-		CompletableFuture.allOf(crashed.stream()
-			.map((node) -> CompletableFuture.runAsync(node::restart, threadEach))
-			.toArray(CompletableFuture[]::new)).join();
 	}
 
 	/** Which nodes a crash takes down. */
 	enum Crash {
 
 		/** The only node of a one-node cluster. */
-		ONE_NODE,
-
-		/** The partition's leader, in a three-node cluster replicating it three times. */
-		THREE_NODES_LEADER_KILLED,
+		ONE_NODE(1),
 
 		/** Every node of a three-node cluster replicating the partition three times. */
-		THREE_NODES_ALL_KILLED;
+		THREE_NODES_ALL_KILLED(3),
 
-		List<KafkaBrokerProcess> nodes(KafkaBroker cluster, List<KafkaBrokerProcess> nodes) throws Exception {
-			if (this != THREE_NODES_LEADER_KILLED) {
-				return nodes;
-			}
-			try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-				int leader = admin.describeTopics(List.of(TOPIC))
-					.allTopicNames()
-					.get()
-					.get(TOPIC)
-					.partitions()
-					.get(0)
-					.leader()
-					.id();
-				return nodes.stream().filter((node) -> node.nodeId() == leader).toList();
-			}
+		/** The partition's leader, in a three-node cluster replicating it three times. */
+		THREE_NODES_LEADER_KILLED(3);
+
+		private final int nodes;
+
+		Crash(int nodes) {
+			this.nodes = nodes;
+		}
+
+		List<KafkaBrokerProcess> crashed(KafkaClusterProcesses cluster, Node leader) {
+			return (this != THREE_NODES_LEADER_KILLED) ? cluster.nodes() : List.of(cluster.node(leader.id()));
 		}
 
 	}
@@ -162,7 +141,12 @@ class BrokerCrashDurabilityTests {
 		String expected = describe(exact(committed), committed);
 		String state;
 		do {
-			state = describe(readCommitted(broker), committed);
+			try {
+				state = describe(readCommitted(broker), committed);
+			}
+			catch (TimeoutException ex) {
+				state = "unanswered (" + ex.getMessage() + ")";
+			}
 			if (state.equals(expected)) {
 				return String.format("exact after %.1fs", (System.nanoTime() - started) / 1e9);
 			}
@@ -171,10 +155,14 @@ class BrokerCrashDurabilityTests {
 		return state + " after 30s";
 	}
 
-	/** Commit five transactions with a new producer, then SIGKILL the given nodes at once. */
-	private static long commitThenCrash(KafkaBroker broker, long first, List<KafkaBrokerProcess> crashed) {
+	/**
+	 * Commit five transactions with a new producer, then SIGKILL the crash's nodes, every
+	 * one signalled before any is waited for, as a power cut would take them.
+	 * @return the nodes killed
+	 */
+	private static List<KafkaBrokerProcess> commitThenCrash(KafkaClusterProcesses cluster, long first, Crash crash) {
 		long next = first;
-		try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+		try (KafkaProducer<byte[], byte[]> producer = producer(cluster)) {
 			producer.initTransactions();
 			for (int transaction = 0; transaction < TRANSACTIONS; transaction++) {
 				producer.beginTransaction();
@@ -183,10 +171,23 @@ class BrokerCrashDurabilityTests {
 				}
 				producer.commitTransaction();
 			}
+			// The leader the producer's last writes went to, from its metadata: no request in between.
+			Node leader = producer.partitionsFor(TOPIC).get(0).leader();
+			assertThat(leader).as("the partition's leader").isNotNull();
+			List<KafkaBrokerProcess> crashed = crash.crashed(cluster, leader);
+			crashed.forEach((node) -> ProcessHandle.of(node.pid()).ifPresent(ProcessHandle::destroyForcibly));
 			crashed.forEach(KafkaBrokerProcess::kill);
 			producer.close(Duration.ZERO);
+			return crashed;
 		}
-		return next;
+	}
+
+	/** Start the killed nodes together: a cluster's voters cannot elect a controller one by one. */
+	private static void restartTogether(List<KafkaBrokerProcess> crashed) {
+		Executor threadEach = (task) -> new Thread(task).start();
+		CompletableFuture.allOf(crashed.stream()
+			.map((node) -> CompletableFuture.runAsync(node::restart, threadEach))
+			.toArray(CompletableFuture[]::new)).join();
 	}
 
 	/**
@@ -209,7 +210,8 @@ class BrokerCrashDurabilityTests {
 	/** How often each sequence number is read, up to the partition's end. */
 	private static Map<Long, Integer> readCommitted(KafkaBroker broker) {
 		Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-				ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+				ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+				5_000);
 		TopicPartition partition = new TopicPartition(TOPIC, 0);
 		Map<Long, Integer> read = new TreeMap<>();
 		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
