@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 import dev.lockstep.test.kafka.KafkaBroker;
 import dev.lockstep.test.kafka.KafkaBrokerProcess;
@@ -82,7 +80,7 @@ class BrokerCrashDurabilityTests {
 				for (int round = 1; round <= ROUNDS; round++) {
 					List<KafkaBrokerProcess> crashed = commitThenCrash(cluster, committed, crash);
 					committed += TRANSACTIONS * RECORDS;
-					restartTogether(crashed);
+					cluster.restart(crashed);
 					String read = awaitExact(cluster, committed);
 					String state = "killed " + crashed.stream().map(KafkaBrokerProcess::nodeId).toList() + ": " + read;
 					if (!read.startsWith("exact")) {
@@ -156,8 +154,7 @@ class BrokerCrashDurabilityTests {
 	}
 
 	/**
-	 * Commit five transactions with a new producer, then SIGKILL the crash's nodes, every
-	 * one signalled before any is waited for, as a power cut would take them.
+	 * Commit five transactions with a new producer, then SIGKILL the crash's nodes together.
 	 * @return the nodes killed
 	 */
 	private static List<KafkaBrokerProcess> commitThenCrash(KafkaClusterProcesses cluster, long first, Crash crash) {
@@ -175,19 +172,10 @@ class BrokerCrashDurabilityTests {
 			Node leader = producer.partitionsFor(TOPIC).get(0).leader();
 			assertThat(leader).as("the partition's leader").isNotNull();
 			List<KafkaBrokerProcess> crashed = crash.crashed(cluster, leader);
-			crashed.forEach((node) -> ProcessHandle.of(node.pid()).ifPresent(ProcessHandle::destroyForcibly));
-			crashed.forEach(KafkaBrokerProcess::kill);
+			cluster.kill(crashed);
 			producer.close(Duration.ZERO);
 			return crashed;
 		}
-	}
-
-	/** Start the killed nodes together: a cluster's voters cannot elect a controller one by one. */
-	private static void restartTogether(List<KafkaBrokerProcess> crashed) {
-		Executor threadEach = (task) -> new Thread(task).start();
-		CompletableFuture.allOf(crashed.stream()
-			.map((node) -> CompletableFuture.runAsync(node::restart, threadEach))
-			.toArray(CompletableFuture[]::new)).join();
 	}
 
 	/**

@@ -105,11 +105,18 @@ public final class KafkaBrokerProcess implements KafkaBroker {
 	 * nothing is flushed, as in a crash.
 	 */
 	public synchronized void kill() {
+		signalKill();
 		if (this.process != null) {
-			this.process.destroyForcibly();
 			awaitExit();
 		}
 		this.paused = false;
+	}
+
+	/** Send SIGKILL without waiting for the process to be gone. */
+	synchronized void signalKill() {
+		if (this.process != null) {
+			this.process.destroyForcibly();
+		}
 	}
 
 	/**

@@ -58,9 +58,7 @@ public final class KafkaClusterProcesses implements KafkaBroker {
 			.toList();
 		KafkaClusterProcesses cluster = new KafkaClusterProcesses(baseDir, nodes);
 		try {
-			// All voters must be up before any of them can elect a controller.
-			nodes.forEach(KafkaBrokerProcess::launch);
-			nodes.forEach((node) -> node.awaitReady(size));
+			launchTogether(nodes, size);
 			return cluster;
 		}
 		catch (RuntimeException ex) {
@@ -76,6 +74,37 @@ public final class KafkaClusterProcesses implements KafkaBroker {
 	 */
 	public KafkaBrokerProcess node(int nodeId) {
 		return this.nodes.get(nodeId - 1);
+	}
+
+	/**
+	 * Kill nodes with SIGKILL as a power cut would: every one is signalled before any is
+	 * waited for.
+	 * @param crashed the nodes to kill
+	 */
+	public void kill(List<KafkaBrokerProcess> crashed) {
+		crashed.forEach(KafkaBrokerProcess::signalKill);
+		crashed.forEach(KafkaBrokerProcess::kill);
+	}
+
+	/**
+	 * Start nodes together again after they were killed or stopped, on the same ports with
+	 * the same data, and wait until each serves requests.
+	 * @param stopped the nodes to start
+	 */
+	public void restart(List<KafkaBrokerProcess> stopped) {
+		for (KafkaBrokerProcess node : stopped) {
+			if (node.isAlive()) {
+				throw new IllegalStateException("Node " + node.nodeId() + " is still running");
+			}
+		}
+		launchTogether(stopped, 1);
+	}
+
+	// All voters must be up before any of them can elect a controller: none is waited for
+	// before every one is launched.
+	private static void launchTogether(List<KafkaBrokerProcess> nodes, int expectedNodes) {
+		nodes.forEach(KafkaBrokerProcess::launch);
+		nodes.forEach((node) -> node.awaitReady(expectedNodes));
 	}
 
 	/**

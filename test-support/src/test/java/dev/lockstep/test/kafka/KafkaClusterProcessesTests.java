@@ -29,14 +29,14 @@ class KafkaClusterProcessesTests {
 				assertThat(partition.replicas()).hasSize(3);
 			}
 
-			cluster.node(2).kill();
+			cluster.kill(List.of(cluster.node(2)));
 			new TransactionalRoundTrip(cluster).assertCommittedVisibleAndAbortedInvisible();
 			try (Admin admin = replicated.admin()) {
 				// Created by the first transaction, with the cluster's replication settings.
 				assertThat(describe(admin, "__transaction_state").partitions().get(0).replicas()).hasSize(3);
 			}
 
-			cluster.node(2).restart();
+			cluster.restart(List.of(cluster.node(2)));
 			try (Admin admin = replicated.admin()) {
 				assertThat(admin.describeCluster().nodes().get()).hasSize(3);
 				admin.createTopics(List.of(new NewTopic("after-restart", Optional.of(1), Optional.empty())))
